@@ -1,0 +1,271 @@
+//! Diagnostics as data, and the one place where they are rendered.
+//!
+//! Every stage reports problems as [`Diagnostic`] values (a code, a message, labelled spans,
+//! notes and a hint). Nothing outside this module touches codespan-reporting: the terminal
+//! and plain-text renderers and the JSON form all live here, so wording and layout stay
+//! consistent across stages.
+
+use std::io;
+use std::ops::Range;
+
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::{self as cs_files, Files};
+use codespan_reporting::term::{self, termcolor::WriteColor};
+
+use crate::source::{FileId, SourceMap, Span};
+
+/// How serious a diagnostic is. Only errors make a run fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+/// A span with a short message. The primary label says what is wrong at that point;
+/// secondary labels point at related places.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+    pub primary: bool,
+}
+
+/// One problem found in the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Stable identifier, e.g. `E0101`, so tests and users can refer to a kind of problem.
+    pub code: &'static str,
+    pub message: String,
+    pub labels: Vec<Label>,
+    pub notes: Vec<String>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            labels: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message)
+        }
+    }
+
+    pub fn primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: true,
+        });
+        self
+    }
+
+    pub fn secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: false,
+        });
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The primary label's span, if any: where the diagnostic is "at".
+    pub fn primary_span(&self) -> Option<Span> {
+        self.labels.iter().find(|l| l.primary).map(|l| l.span)
+    }
+}
+
+/// Renders diagnostics as plain text with a fixed width, for tests and logs.
+pub fn render_plain(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
+    let config = plain_config();
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        match term::emit_into_string(&config, &Files_(sources), &to_codespan(sources, diagnostic)) {
+            Ok(text) => out.push_str(&text),
+            Err(err) => out.push_str(&format!("{}: {err}\n", diagnostic.message)),
+        }
+    }
+    out
+}
+
+/// Renders diagnostics to a terminal stream, coloured if the stream says so.
+pub fn emit(
+    sources: &SourceMap,
+    diagnostics: &[Diagnostic],
+    out: &mut dyn WriteColor,
+) -> io::Result<()> {
+    let config = term::Config::default();
+    for diagnostic in diagnostics {
+        term::emit_to_write_style(
+            out,
+            &config,
+            &Files_(sources),
+            &to_codespan(sources, diagnostic),
+        )
+        .map_err(io::Error::other)?;
+    }
+    Ok(())
+}
+
+fn plain_config() -> term::Config {
+    term::Config {
+        chars: term::Chars::ascii(),
+        ..term::Config::default()
+    }
+}
+
+/// Decoded byte range of a span, which is what codespan indexes.
+fn decoded_range(sources: &SourceMap, span: Span) -> Range<usize> {
+    let file = sources.file(span.file);
+    file.decoded_offset(span.start)..file.decoded_offset(span.end)
+}
+
+fn to_codespan(sources: &SourceMap, diagnostic: &Diagnostic) -> cs::Diagnostic<FileId> {
+    let severity = match diagnostic.severity {
+        Severity::Error => cs::Severity::Error,
+        Severity::Warning => cs::Severity::Warning,
+        Severity::Note => cs::Severity::Note,
+    };
+    let labels = diagnostic
+        .labels
+        .iter()
+        .map(|label| {
+            let style = if label.primary {
+                cs::LabelStyle::Primary
+            } else {
+                cs::LabelStyle::Secondary
+            };
+            cs::Label::new(style, label.span.file, decoded_range(sources, label.span))
+                .with_message(label.message.clone())
+        })
+        .collect();
+    let mut notes = diagnostic.notes.clone();
+    if let Some(help) = &diagnostic.help {
+        notes.push(format!("help: {help}"));
+    }
+    cs::Diagnostic::new(severity)
+        .with_code(diagnostic.code)
+        .with_message(diagnostic.message.clone())
+        .with_labels(labels)
+        .with_notes(notes)
+}
+
+/// The codespan view of a [`SourceMap`]; byte indices here are decoded offsets.
+struct Files_<'a>(&'a SourceMap);
+
+impl<'a> Files<'a> for Files_<'a> {
+    type FileId = FileId;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: FileId) -> Result<&'a str, cs_files::Error> {
+        self.file(id).map(|f| f.name())
+    }
+
+    fn source(&'a self, id: FileId) -> Result<&'a str, cs_files::Error> {
+        self.file(id).map(|f| f.text())
+    }
+
+    fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, cs_files::Error> {
+        self.file(id).map(|f| f.line_index(byte_index))
+    }
+
+    fn line_range(
+        &'a self,
+        id: FileId,
+        line_index: usize,
+    ) -> Result<Range<usize>, cs_files::Error> {
+        let file = self.file(id)?;
+        file.line_range(line_index)
+            .ok_or(cs_files::Error::LineTooLarge {
+                given: line_index,
+                max: file.line_index(file.text().len()),
+            })
+    }
+}
+
+impl<'a> Files_<'a> {
+    fn file(&self, id: FileId) -> Result<&'a crate::source::SourceFile, cs_files::Error> {
+        if id.index() < self.0.len() {
+            Ok(self.0.file(id))
+        } else {
+            Err(cs_files::Error::FileMissing)
+        }
+    }
+}
+
+/// One JSON object per diagnostic, as `zrfc --message-format json` prints them.
+#[cfg(feature = "cli")]
+pub fn to_json(sources: &SourceMap, diagnostic: &Diagnostic) -> serde_json::Value {
+    use serde_json::json;
+    let span_json = |span: Span| {
+        let file = sources.file(span.file);
+        let start = file.line_column(span.start);
+        let end = file.line_column(span.end);
+        json!({
+            "file": file.name(),
+            "byte_start": span.start,
+            "byte_end": span.end,
+            "line_start": start.line,
+            "column_start": start.column,
+            "line_end": end.line,
+            "column_end": end.column,
+        })
+    };
+    let labels: Vec<_> = diagnostic
+        .labels
+        .iter()
+        .map(|label| {
+            let mut value = span_json(label.span);
+            value["message"] = json!(label.message);
+            value["primary"] = json!(label.primary);
+            value
+        })
+        .collect();
+    let primary = diagnostic.primary_span().map(span_json);
+    json!({
+        "severity": diagnostic.severity.as_str(),
+        "code": diagnostic.code,
+        "message": diagnostic.message,
+        "file": primary.as_ref().map(|p| p["file"].clone()),
+        "span": primary,
+        "labels": labels,
+        "notes": diagnostic.notes,
+        "help": diagnostic.help,
+    })
+}

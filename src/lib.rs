@@ -1,0 +1,17 @@
+//! zrf: a compiler from Zillions of Games rule files (`.zrf`) to native game engines.
+//!
+//! The compiler is a pipeline of stages, each a module with one public entry point and
+//! its own error type:
+//!
+//! 1. [`syntax`]: bytes to trees of lists, atoms and strings, with spans; includes resolved.
+//!
+//! Later stages (macro expansion, checking into a typed IR, interpretation and code
+//! generation) build on these trees. Problems are reported as [`diag::Diagnostic`] values
+//! and rendered in one place, [`diag`]; positions come from the [`source::SourceMap`].
+
+pub mod diag;
+pub mod source;
+pub mod syntax;
+
+#[cfg(feature = "cli")]
+pub mod cli;

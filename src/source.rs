@@ -1,0 +1,323 @@
+//! Source files as Zillions reads them: raw bytes, decoded once, addressed by byte spans.
+//!
+//! A [`Span`] holds byte offsets into the *original* file, so a position reported to a
+//! user (or written to JSON) is the one their editor shows for the bytes on disk. The
+//! decoded text (UTF-8, else Windows-1252, which never fails) is kept beside the bytes for
+//! rendering; [`SourceFile::decoded_offset`] maps between the two. In a UTF-8 file the
+//! mapping is the identity; in a Windows-1252 file every byte above 0x7F becomes a two- or
+//! three-byte character.
+
+use std::fmt;
+use std::ops::Range;
+
+/// Files larger than this are rejected before lexing: no real rules file comes close
+/// (the largest corpus file is under 1 MiB), and spans are `u32`.
+pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileId(u32);
+
+impl FileId {
+    /// The position of the file in its map, for tables indexed by file.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A byte range `start..end` in the original bytes of one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        // Files are capped at MAX_FILE_BYTES, so offsets always fit.
+        Span {
+            file,
+            start: u32::try_from(start).unwrap_or(u32::MAX),
+            end: u32::try_from(end).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// The smallest span covering both (same file assumed).
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    pub fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// How a file's bytes were turned into text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    Utf8,
+    Windows1252,
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Encoding::Utf8 => "UTF-8",
+            Encoding::Windows1252 => "Windows-1252",
+        })
+    }
+}
+
+/// One loaded file.
+pub struct SourceFile {
+    name: String,
+    /// Original bytes; `None` when they equal `text` (valid UTF-8).
+    raw: Option<Vec<u8>>,
+    text: String,
+    encoding: Encoding,
+    /// For Windows-1252 files: `(original offset just past a non-ASCII byte, extra decoded
+    /// bytes accumulated so far)`, sorted, so an offset maps by binary search.
+    widening: Vec<(u32, u32)>,
+    /// Decoded offsets at which lines start.
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    fn new(name: String, bytes: Vec<u8>) -> SourceFile {
+        let (raw, text, encoding, widening) = match String::from_utf8(bytes) {
+            Ok(text) => (None, text, Encoding::Utf8, Vec::new()),
+            Err(err) => {
+                let bytes = err.into_bytes();
+                let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes);
+                let text = text.into_owned();
+                let widening = widening_table(&bytes, &text);
+                (Some(bytes), text, Encoding::Windows1252, widening)
+            }
+        };
+        let line_starts = line_starts(&text);
+        SourceFile {
+            name,
+            raw,
+            text,
+            encoding,
+            widening,
+            line_starts,
+        }
+    }
+
+    /// The name shown in diagnostics (the path as the user or the include gave it).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The bytes as read from disk.
+    pub fn bytes(&self) -> &[u8] {
+        self.raw.as_deref().unwrap_or(self.text.as_bytes())
+    }
+
+    /// The decoded text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Maps an offset in the original bytes to the decoded text.
+    pub fn decoded_offset(&self, original: u32) -> usize {
+        let extra = match self.widening.partition_point(|&(at, _)| at <= original) {
+            0 => 0,
+            n => self.widening[n - 1].1,
+        };
+        (original + extra) as usize
+    }
+
+    /// The decoded text of an original byte range (always on character boundaries, since
+    /// only whole bytes widen).
+    pub fn slice(&self, start: u32, end: u32) -> &str {
+        let range = self.decoded_offset(start)..self.decoded_offset(end);
+        self.text.get(range).unwrap_or_default()
+    }
+
+    /// Zero-based line index of a decoded offset.
+    pub fn line_index(&self, decoded: usize) -> usize {
+        self.line_starts
+            .partition_point(|&start| start <= decoded)
+            .saturating_sub(1)
+    }
+
+    /// Decoded byte range of a zero-based line, newline included.
+    pub fn line_range(&self, line: usize) -> Option<Range<usize>> {
+        let start = *self.line_starts.get(line)?;
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        Some(start..end)
+    }
+
+    /// Number of lines, a final line break not starting another.
+    pub fn line_count(&self) -> usize {
+        let ends_with_break = self.text.ends_with(['\n', '\r']);
+        self.line_starts.len() - usize::from(ends_with_break)
+    }
+
+    /// One-based line and column (in characters) of an original byte offset.
+    pub fn line_column(&self, original: u32) -> LineColumn {
+        let decoded = self.decoded_offset(original).min(self.text.len());
+        let line = self.line_index(decoded);
+        let line_start = self.line_starts.get(line).copied().unwrap_or(0);
+        let column = self
+            .text
+            .get(line_start..decoded)
+            .map_or(0, |prefix| prefix.chars().count());
+        LineColumn {
+            line: line + 1,
+            column: column + 1,
+        }
+    }
+}
+
+/// A one-based line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineColumn {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl fmt::Display for LineColumn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+fn widening_table(bytes: &[u8], text: &str) -> Vec<(u32, u32)> {
+    let mut table = Vec::new();
+    let mut extra = 0u32;
+    let mut chars = text.chars();
+    for (offset, &byte) in bytes.iter().enumerate() {
+        // Windows-1252 is a single-byte encoding: one byte, one character.
+        let decoded = chars.next().map_or(1, char::len_utf8);
+        if byte >= 0x80 {
+            extra += decoded as u32 - 1;
+            table.push((offset as u32 + 1, extra));
+        }
+    }
+    table
+}
+
+/// Line starts as codespan and editors count them: after LF, after a CR not followed by LF.
+fn line_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    for (i, &b) in bytes.iter().enumerate() {
+        let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        if ends_line {
+            starts.push(i + 1);
+        }
+    }
+    starts
+}
+
+/// Every file read during one compilation.
+#[derive(Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn new() -> SourceMap {
+        SourceMap::default()
+    }
+
+    /// Adds a file and decodes it. Files over [`MAX_FILE_BYTES`] are the caller's to
+    /// refuse; here they are truncated to keep spans valid.
+    pub fn add(&mut self, name: impl Into<String>, mut bytes: Vec<u8>) -> FileId {
+        bytes.truncate(MAX_FILE_BYTES);
+        let id = FileId(self.files.len() as u32);
+        self.files.push(SourceFile::new(name.into(), bytes));
+        id
+    }
+
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id.index()]
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// The decoded text of a span.
+    pub fn snippet(&self, span: Span) -> &str {
+        self.file(span.file).slice(span.start, span.end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_file_maps_offsets_identically() {
+        let mut map = SourceMap::new();
+        let id = map.add("a.zrf", "(a \"é\")\n(b)".as_bytes().to_vec());
+        let file = map.file(id);
+        assert_eq!(file.encoding(), Encoding::Utf8);
+        assert_eq!(file.decoded_offset(9), 9);
+        // `é` is two bytes but one column.
+        assert_eq!(file.line_column(8), LineColumn { line: 1, column: 8 });
+        assert_eq!(file.line_column(9), LineColumn { line: 2, column: 1 });
+    }
+
+    #[test]
+    fn windows_1252_bytes_widen_in_decoded_text() {
+        // 0xE9 is é (2 bytes in UTF-8), 0x80 is € (3 bytes).
+        let bytes = b"(a \"\xE9\x80\") x".to_vec();
+        let mut map = SourceMap::new();
+        let id = map.add("b.zrf", bytes);
+        let file = map.file(id);
+        assert_eq!(file.encoding(), Encoding::Windows1252);
+        assert_eq!(file.text(), "(a \"é€\") x");
+        assert_eq!(file.decoded_offset(4), 4);
+        assert_eq!(file.decoded_offset(5), 6);
+        assert_eq!(file.decoded_offset(6), 9);
+        assert_eq!(file.slice(3, 7), "\"é€\"");
+        assert_eq!(
+            file.line_column(9),
+            LineColumn {
+                line: 1,
+                column: 10
+            }
+        );
+    }
+
+    #[test]
+    fn line_starts_follow_cr_lf_and_crlf() {
+        let mut map = SourceMap::new();
+        let id = map.add("c.zrf", b"a\r\nb\rc\nd".to_vec());
+        let file = map.file(id);
+        let lines: Vec<_> = [0, 3, 5, 7]
+            .iter()
+            .map(|&o| file.line_column(o).line)
+            .collect();
+        assert_eq!(lines, [1, 2, 3, 4]);
+    }
+}

@@ -1,0 +1,195 @@
+//! `zrfc` as a user runs it: exit codes, rendered and JSON diagnostics, corpus runs.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn zrfc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_zrfc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run zrfc: {e}"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const BAD: &str = "tests/fixtures/syntax/unterminated_string_in_title.zrf";
+
+#[test]
+fn check_of_a_clean_sample_exits_0_silently() {
+    let out = zrfc(&["check", "zrf-samples/tictactoe.zrf"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(text(&out.stderr), "");
+}
+
+#[test]
+fn check_of_a_malformed_file_exits_1_with_the_rendered_diagnostic() {
+    let out = zrfc(&["check", "--color", "never", BAD]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        r#"error[E0103]: unterminated string
+  ┌─ tests/fixtures/syntax/unterminated_string_in_title.zrf:2:11
+  │
+2 │    (title "Chess)
+  │           ^ this string is never closed
+  ·
+5 │ 
+  │ - the file ends inside the string
+  │
+  = the 2 `(` open at that point are not reported separately
+  = help: add the closing `"`; strings may span lines and have no escapes, so a `"` cannot appear inside one
+
+tests/fixtures/syntax/unterminated_string_in_title.zrf: 1 error, 0 warnings
+"#
+    );
+}
+
+#[test]
+fn color_always_colours_and_never_does_not() {
+    let coloured = zrfc(&["check", "--color", "always", BAD]);
+    assert!(text(&coloured.stderr).contains("\u{1b}["));
+    let plain = zrfc(&["check", "--color", "never", BAD]);
+    assert!(!text(&plain.stderr).contains("\u{1b}["));
+}
+
+#[test]
+fn json_messages_give_file_byte_and_line_ranges() {
+    let out = zrfc(&[
+        "check",
+        "--message-format",
+        "json",
+        "tests/fixtures/syntax/stray_close_after_game.zrf",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), 1);
+    let d = &lines[0];
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["code"], "E0102");
+    assert_eq!(d["message"], "unexpected `)`");
+    assert_eq!(
+        d["file"],
+        "tests/fixtures/syntax/stray_close_after_game.zrf"
+    );
+    let span = &d["span"];
+    assert_eq!(
+        (
+            &span["byte_start"],
+            &span["byte_end"],
+            &span["line_start"],
+            &span["column_start"]
+        ),
+        (
+            &serde_json::json!(84),
+            &serde_json::json!(85),
+            &serde_json::json!(4),
+            &serde_json::json!(28)
+        )
+    );
+}
+
+#[test]
+fn missing_file_and_bad_usage_exit_2() {
+    let out = zrfc(&["check", "no/such/file.zrf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: cannot read no/such/file.zrf: no such file\n"
+    );
+    assert_eq!(zrfc(&["check"]).status.code(), Some(2));
+    assert_eq!(zrfc(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(zrfc(&["--help"]).status.code(), Some(0));
+}
+
+#[test]
+fn parse_prints_a_summary() {
+    let out = zrfc(&["parse", "zrf-samples/tictactoe.zrf"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "zrf-samples/tictactoe.zrf: 1073 bytes (UTF-8), 35 lines, \
+         3 top-level forms (2 define, 1 game), 158 nodes\n"
+    );
+}
+
+#[test]
+fn parse_tree_starts_with_the_first_form() {
+    let out = zrfc(&["parse", "--tree", "zrf-samples/tictactoe.zrf"]);
+    let stdout = text(&out.stdout);
+    let first: Vec<&str> = stdout.lines().take(4).collect();
+    assert_eq!(
+        first,
+        [
+            "; zrf-samples/tictactoe.zrf",
+            "list 4:1-13:65",
+            "  atom define 4:2-4:8",
+            "  atom board-3x3 4:9-4:18",
+        ]
+    );
+}
+
+fn write(dir: &Path, name: &str, contents: &str) {
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+    }
+    std::fs::write(path, contents).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn corpus_compares_statuses_with_expectations() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let corpus = dir.path().join("corpus");
+    write(&corpus, "a/good.zrf", "(game (title \"g\"))");
+    write(&corpus, "b/bad.zrf", "(game (title \"g\")");
+    let expect = dir.path().join("expected.tsv");
+    let (corpus_arg, expect_arg) = (corpus.to_str().unwrap_or(""), expect.to_str().unwrap_or(""));
+
+    let bless = zrfc(&["corpus", corpus_arg, "--expect", expect_arg, "--bless"]);
+    assert_eq!(bless.status.code(), Some(0), "{}", text(&bless.stderr));
+    let written = std::fs::read_to_string(&expect).unwrap_or_default();
+    assert!(
+        written.ends_with("a/good.zrf\tok\nb/bad.zrf\terror:E0101\n"),
+        "{written}"
+    );
+
+    let same = zrfc(&["corpus", corpus_arg, "--expect", expect_arg]);
+    assert_eq!(same.status.code(), Some(0));
+    assert!(
+        text(&same.stdout).ends_with("2 passed, 0 failed\n"),
+        "{}",
+        text(&same.stdout)
+    );
+
+    // A regression: the good file breaks.
+    write(&corpus, "a/good.zrf", "(game (title \"g\")))");
+    let worse = zrfc(&["corpus", corpus_arg, "--expect", expect_arg]);
+    assert_eq!(worse.status.code(), Some(1));
+    let stdout = text(&worse.stdout);
+    assert!(
+        stdout.contains("REGRESSION: a/good.zrf was ok, now error:E0102\n"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");
+
+    // An improvement passes and is pointed out.
+    write(&corpus, "a/good.zrf", "(game (title \"g\"))");
+    write(&corpus, "b/bad.zrf", "(game (title \"g\"))");
+    let better = zrfc(&["corpus", corpus_arg, "--expect", expect_arg]);
+    assert_eq!(better.status.code(), Some(0));
+    assert!(text(&better.stdout).contains("improved: b/bad.zrf now ok\n"));
+}
+
+#[test]
+fn corpus_of_a_missing_folder_exits_2() {
+    let out = zrfc(&["corpus", "no/such/folder"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -1,0 +1,57 @@
+//! All integration tests, built into one binary to keep link time down.
+
+mod cli;
+mod includes;
+mod properties;
+mod samples;
+mod syntax_diagnostics;
+
+use std::path::Path;
+
+use zrf::diag;
+use zrf::source::SourceMap;
+use zrf::syntax::{self, LoadOptions, Loaded, MemoryLoader};
+
+/// Snapshots live in the top-level `snapshots/` folder.
+pub fn snapshot_settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings
+}
+
+/// Loads `root` from an in-memory set of files.
+pub fn load_memory(
+    files: &[(&str, &[u8])],
+    root: &str,
+    include_dirs: &[&str],
+) -> (SourceMap, Loaded) {
+    let mut loader = MemoryLoader::new();
+    for (name, bytes) in files {
+        loader.insert(name, *bytes);
+    }
+    let options = LoadOptions {
+        include_dirs: include_dirs.iter().map(Into::into).collect(),
+    };
+    let mut sources = SourceMap::new();
+    let loaded = syntax::load(Path::new(root), &loader, &options, &mut sources)
+        .unwrap_or_else(|e| panic!("root should load: {e}"));
+    (sources, loaded)
+}
+
+/// The rendered diagnostics of a load, plain text.
+pub fn rendered(sources: &SourceMap, loaded: &Loaded) -> String {
+    let diagnostics: Vec<_> = loaded.errors.iter().map(|e| e.to_diagnostic()).collect();
+    diag::render_plain(sources, &diagnostics)
+}
+
+/// `../shared/corpus` beside the project, if present.
+pub fn shared_corpus() -> Option<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("SKIPPED: ../shared/corpus not found; corpus checks run in .ci/run");
+        None
+    }
+}
