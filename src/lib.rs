@@ -4,12 +4,17 @@
 //! its own error type:
 //!
 //! 1. [`syntax`]: bytes to trees of lists, atoms and strings, with spans; includes resolved.
+//! 2. [`expand`]: macros expanded, includes spliced, one [`expand::GameSpec`] per game and
+//!    variant with inherited sections merged.
 //!
-//! Later stages (macro expansion, checking into a typed IR, interpretation and code
-//! generation) build on these trees. Problems are reported as [`diag::Diagnostic`] values
+//! [`frontend::run`] runs the stages built so far in order. Later stages (checking into a typed IR, interpretation and code generation) build on
+//! the expanded games. Problems are reported as [`diag::Diagnostic`] values
 //! and rendered in one place, [`diag`]; positions come from the [`source::SourceMap`].
 
 pub mod diag;
+pub mod expand;
+pub mod frontend;
+pub mod intern;
 pub mod source;
 pub mod syntax;
 

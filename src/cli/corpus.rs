@@ -10,7 +10,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::{pipeline, IncludeArgs};
+use super::FrontEndArgs;
+use crate::frontend;
 use crate::source::SourceMap;
 
 #[derive(Args, Debug)]
@@ -27,7 +28,7 @@ pub struct CorpusArgs {
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     #[command(flatten)]
-    includes: IncludeArgs,
+    front_end: FrontEndArgs,
 }
 
 /// Outcome of one file: `ok`, `error:<first error code>`, `io-error` or `panic`.
@@ -65,7 +66,7 @@ pub fn run(args: &CorpusArgs) -> u8 {
     } else {
         ProgressBar::hidden()
     };
-    let options = args.includes.options();
+    let options = args.front_end.options();
     let mut results: Vec<FileResult> = files
         .par_iter()
         .map(|path| {
@@ -107,10 +108,11 @@ pub fn run(args: &CorpusArgs) -> u8 {
     compare(&results, &expected)
 }
 
-fn check_one(path: &Path, options: &crate::syntax::LoadOptions, relative: String) -> FileResult {
+fn check_one(path: &Path, options: &frontend::FrontEndOptions, relative: String) -> FileResult {
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
         let mut sources = SourceMap::new();
-        pipeline::check(path, options, &mut sources)
+        frontend::run(path, &crate::syntax::FsLoader, options, &mut sources)
+            .map(|front_end| front_end.diagnostics)
     }));
     let (status, detail) = match outcome {
         Err(_) => ("panic".to_string(), String::new()),

@@ -15,6 +15,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 
 use crate::diag::{self, Diagnostic};
+use crate::expand::{ExpandOptions, Expanded, GameKind};
+use crate::frontend;
 use crate::source::SourceMap;
 use crate::syntax;
 
@@ -51,7 +53,8 @@ enum Command {
     },
     /// Check rules files and report every problem found, with its location.
     ///
-    /// Runs the front end as far as it is built (today: decoding, syntax and includes).
+    /// Runs the front end as far as it is built (today: decoding, syntax, includes and
+    /// macro expansion with variant inheritance).
     ///
     /// Example: `zrfc check games/*.zrf --message-format json`
     Check {
@@ -62,8 +65,23 @@ enum Command {
         /// per diagnostic on stdout (file, byte and line/column range, code, message).
         #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
         message_format: MessageFormat,
+        /// Also print the title of every game and variant (variants indented).
+        #[arg(long)]
+        list: bool,
         #[command(flatten)]
-        includes: IncludeArgs,
+        front_end: FrontEndArgs,
+    },
+    /// Print a file after macro expansion, or one game or variant with what it inherits.
+    ///
+    /// Example: `zrfc expand zrf-samples/checkers.zrf --variant "English Checkers"`
+    Expand {
+        /// The .zrf file to expand.
+        file: PathBuf,
+        /// Print only this game or variant (by title), inherited sections merged in.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
     },
     /// Run the pipeline over every .zrf under a folder and compare with expectations.
     ///
@@ -88,6 +106,34 @@ impl IncludeArgs {
     fn options(&self) -> syntax::LoadOptions {
         syntax::LoadOptions {
             include_dirs: self.include_dirs.clone(),
+        }
+    }
+}
+
+/// Include paths and the limits that keep macro expansion bounded.
+#[derive(Args, Debug, Clone)]
+struct FrontEndArgs {
+    #[command(flatten)]
+    includes: IncludeArgs,
+    /// Deepest nesting of macro calls before expansion stops with an error (recursive
+    /// macros never finish; real files nest 12 deep at most).
+    #[arg(long, value_name = "N", default_value_t = ExpandOptions::default().max_call_depth)]
+    macro_depth_limit: usize,
+    /// Most nodes macro expansion may create in one file (the largest real files need
+    /// 2.8 million; exponential macros need more).
+    #[arg(long, value_name = "N", default_value_t = ExpandOptions::default().max_nodes)]
+    max_expanded_nodes: usize,
+}
+
+impl FrontEndArgs {
+    fn options(&self) -> frontend::FrontEndOptions {
+        frontend::FrontEndOptions {
+            load: self.includes.options(),
+            expand: ExpandOptions {
+                max_call_depth: self.macro_depth_limit,
+                max_nodes: self.max_expanded_nodes,
+                ..ExpandOptions::default()
+            },
         }
     }
 }
@@ -128,8 +174,14 @@ pub fn main() -> ExitCode {
         Command::Check {
             files,
             message_format,
-            includes,
-        } => check_command(&files, message_format, &includes.options(), color),
+            list,
+            front_end,
+        } => check_command(&files, message_format, list, &front_end.options(), color),
+        Command::Expand {
+            file,
+            variant,
+            front_end,
+        } => expand_command(&file, variant.as_deref(), &front_end.options(), color),
         Command::Corpus(args) => corpus::run(&args),
     };
     ExitCode::from(code)
@@ -215,23 +267,30 @@ fn parse_command(
 fn check_command(
     files: &[PathBuf],
     format: MessageFormat,
-    options: &syntax::LoadOptions,
+    list: bool,
+    options: &frontend::FrontEndOptions,
     color: ColorChoice,
 ) -> u8 {
     let mut worst = 0;
     for file in files {
         let mut sources = SourceMap::new();
-        let diagnostics = match pipeline::check(file, options, &mut sources) {
-            Ok(diagnostics) => diagnostics,
+        let front_end = match frontend::run(file, &syntax::FsLoader, options, &mut sources) {
+            Ok(front_end) => front_end,
             Err(err) => {
                 eprintln!("error: {err}");
                 worst = 2;
                 continue;
             }
         };
+        if list {
+            if let Some(expanded) = &front_end.expanded {
+                print_titles(expanded);
+            }
+        }
+        let diagnostics = &front_end.diagnostics;
         match format {
             MessageFormat::Human => {
-                report_human(&sources, &diagnostics, color);
+                report_human(&sources, diagnostics, color);
                 let errors = diagnostics.iter().filter(|d| d.is_error()).count();
                 let warnings = diagnostics.len() - errors;
                 if !diagnostics.is_empty() {
@@ -243,11 +302,70 @@ fn check_command(
                     );
                 }
             }
-            MessageFormat::Json => report_json(&sources, &diagnostics),
+            MessageFormat::Json => report_json(&sources, diagnostics),
         }
-        worst = worst.max(exit_code(&diagnostics));
+        worst = worst.max(exit_code(diagnostics));
     }
     worst
+}
+
+fn print_titles(expanded: &Expanded) {
+    let mut stdout = io::stdout().lock();
+    for game in &expanded.games {
+        let title = game.title.map_or("(untitled)", |t| expanded.name(t));
+        let indent = if game.kind == GameKind::Variant {
+            "  "
+        } else {
+            ""
+        };
+        let default = if game.default { "  (default)" } else { "" };
+        let _ = writeln!(stdout, "{indent}{title}{default}");
+    }
+}
+
+fn expand_command(
+    file: &std::path::Path,
+    variant: Option<&str>,
+    options: &frontend::FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    let mut sources = SourceMap::new();
+    let front_end = match frontend::run(file, &syntax::FsLoader, options, &mut sources) {
+        Ok(front_end) => front_end,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return 2;
+        }
+    };
+    report_human(&sources, &front_end.diagnostics, color);
+    let Some(expanded) = &front_end.expanded else {
+        return 1;
+    };
+    let text = match variant {
+        None => syntax::to_zrf(
+            &expanded
+                .forms
+                .iter()
+                .map(|form| form.to_node(&expanded.interner))
+                .collect::<Vec<_>>(),
+        ),
+        Some(title) => match expanded.find_game(title) {
+            Some(game) => syntax::to_zrf(&[expanded.game_as_node(game)]),
+            None => {
+                eprintln!(
+                    "error: no game or variant titled {title:?} in {}",
+                    file.display()
+                );
+                eprintln!(
+                    "help: `zrfc check --list {}` lists the titles",
+                    file.display()
+                );
+                return 2;
+            }
+        },
+    };
+    let _ = io::stdout().lock().write_all(text.as_bytes());
+    exit_code(&front_end.diagnostics)
 }
 
 fn exit_code(diagnostics: &[Diagnostic]) -> u8 {

@@ -1,22 +1,8 @@
-//! The front end as far as it is built, run on one root file; shared by `check` and
-//! `corpus` so both report the same thing.
+//! Small helpers of the CLI's own output.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use crate::diag::Diagnostic;
-use crate::source::SourceMap;
-use crate::syntax::{self, LoadError, LoadOptions, Node};
-
-/// Every diagnostic for the file at `path` and its includes.
-pub fn check(
-    path: &Path,
-    options: &LoadOptions,
-    sources: &mut SourceMap,
-) -> Result<Vec<Diagnostic>, LoadError> {
-    let loaded = syntax::load(path, &syntax::FsLoader, options, sources)?;
-    Ok(loaded.errors.iter().map(|e| e.to_diagnostic()).collect())
-}
+use crate::syntax::Node;
 
 /// "1 game, 2 variant, 14 define": what a file holds at top level.
 pub fn form_heads(forms: &[Node]) -> String {

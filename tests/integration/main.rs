@@ -1,10 +1,12 @@
 //! All integration tests, built into one binary to keep link time down.
 
 mod cli;
+mod expand;
 mod includes;
 mod properties;
 mod samples;
 mod syntax_diagnostics;
+mod ui;
 
 use std::path::Path;
 
@@ -17,6 +19,7 @@ pub fn snapshot_settings() -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"));
     settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
     settings
 }
 
