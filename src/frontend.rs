@@ -4,8 +4,12 @@
 
 use std::path::Path;
 
+use std::collections::HashSet;
+
+use crate::check;
 use crate::diag::Diagnostic;
-use crate::expand::{self, ExpandOptions, Expanded};
+use crate::expand::{self, ExpandOptions, Expanded, GameKind};
+use crate::ir;
 use crate::source::SourceMap;
 use crate::syntax::{self, LoadError, LoadOptions, SourceLoader};
 
@@ -18,9 +22,23 @@ pub struct FrontEndOptions {
 
 /// What the front end made of one file.
 pub struct FrontEnd {
+    /// Every diagnostic of the file, each reported once (a problem in a game's sections
+    /// is not repeated for every variant that inherits them).
     pub diagnostics: Vec<Diagnostic>,
     /// `None` when syntax errors stopped the run before expansion.
     pub expanded: Option<Expanded>,
+    /// One entry per game and variant, in file order.
+    pub games: Vec<GameResult>,
+}
+
+/// One game or variant after checking.
+pub struct GameResult {
+    pub title: String,
+    pub kind: GameKind,
+    /// The lowered game, or `None` if it has errors.
+    pub game: Option<ir::Game>,
+    /// The code of its first error, if any.
+    pub first_error: Option<&'static str>,
 }
 
 /// Reads, parses and expands the file at `path`.
@@ -38,12 +56,51 @@ pub fn run(
         return Ok(FrontEnd {
             diagnostics,
             expanded: None,
+            games: Vec::new(),
         });
     }
     let expanded = expand::expand(&loaded, &options.expand);
     diagnostics.extend(expanded.errors.iter().map(|e| e.to_diagnostic(&expanded)));
+    let expansion_failed = expanded
+        .errors
+        .iter()
+        .any(|e| e.to_diagnostic(&expanded).is_error());
+    let mut games = Vec::new();
+    let mut seen: HashSet<(&'static str, String, Option<crate::source::Span>)> = HashSet::new();
+    for index in 0..expanded.games.len() {
+        let spec = &expanded.games[index];
+        let checked = check::check(&expanded, index);
+        let mut first_error = checked
+            .errors
+            .iter()
+            .find(|e| e.is_error())
+            .map(|e| e.to_diagnostic(&expanded).code);
+        for diagnostic in checked.diagnostics(&expanded) {
+            if seen.insert((
+                diagnostic.code,
+                diagnostic.message.clone(),
+                diagnostic.primary_span(),
+            )) {
+                diagnostics.push(diagnostic);
+            }
+        }
+        // An expansion error may have dropped part of the game.
+        if expansion_failed && first_error.is_none() {
+            first_error = diagnostics.iter().find(|d| d.is_error()).map(|d| d.code);
+        }
+        games.push(GameResult {
+            title: spec
+                .title
+                .map(|t| expanded.name(t).to_string())
+                .unwrap_or_default(),
+            kind: spec.kind,
+            game: checked.game.filter(|_| first_error.is_none()),
+            first_error,
+        });
+    }
     Ok(FrontEnd {
         diagnostics,
         expanded: Some(expanded),
+        games,
     })
 }

@@ -11,10 +11,12 @@
 //! the expanded games. Problems are reported as [`diag::Diagnostic`] values
 //! and rendered in one place, [`diag`]; positions come from the [`source::SourceMap`].
 
+pub mod check;
 pub mod diag;
 pub mod expand;
 pub mod frontend;
 pub mod intern;
+pub mod ir;
 pub mod source;
 pub mod syntax;
 

@@ -17,6 +17,7 @@ use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use crate::diag::{self, Diagnostic};
 use crate::expand::{ExpandOptions, Expanded, GameKind};
 use crate::frontend;
+use crate::ir;
 use crate::source::SourceMap;
 use crate::syntax;
 
@@ -78,6 +79,19 @@ enum Command {
         /// The .zrf file to expand.
         file: PathBuf,
         /// Print only this game or variant (by title), inherited sections merged in.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
+    },
+    /// Print the typed IR of a game or variant: the board, pieces, templates and rules
+    /// exactly as the interpreter and code generator will see them.
+    ///
+    /// Example: `zrfc ir zrf-samples/checkers.zrf`
+    Ir {
+        /// The .zrf file.
+        file: PathBuf,
+        /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
         #[command(flatten)]
@@ -182,6 +196,11 @@ pub fn main() -> ExitCode {
             variant,
             front_end,
         } => expand_command(&file, variant.as_deref(), &front_end.options(), color),
+        Command::Ir {
+            file,
+            variant,
+            front_end,
+        } => ir_command(&file, variant.as_deref(), &front_end.options(), color),
         Command::Corpus(args) => corpus::run(&args),
     };
     ExitCode::from(code)
@@ -366,6 +385,55 @@ fn expand_command(
     };
     let _ = io::stdout().lock().write_all(text.as_bytes());
     exit_code(&front_end.diagnostics)
+}
+
+fn ir_command(
+    file: &std::path::Path,
+    variant: Option<&str>,
+    options: &frontend::FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    let mut sources = SourceMap::new();
+    let front_end = match frontend::run(file, &syntax::FsLoader, options, &mut sources) {
+        Ok(front_end) => front_end,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return 2;
+        }
+    };
+    report_human(&sources, &front_end.diagnostics, color);
+    let chosen = match variant {
+        None => front_end.games.first(),
+        Some(title) => front_end
+            .games
+            .iter()
+            .find(|g| g.title == title)
+            .or_else(|| {
+                front_end
+                    .games
+                    .iter()
+                    .find(|g| g.title.eq_ignore_ascii_case(title))
+            }),
+    };
+    let Some(chosen) = chosen else {
+        eprintln!(
+            "error: no game or variant titled {:?} in {}",
+            variant.unwrap_or(""),
+            file.display()
+        );
+        eprintln!(
+            "help: `zrfc check --list {}` lists the titles",
+            file.display()
+        );
+        return if front_end.expanded.is_some() { 2 } else { 1 };
+    };
+    match &chosen.game {
+        Some(game) => {
+            let _ = io::stdout().lock().write_all(ir::dump(game).as_bytes());
+            0
+        }
+        None => 1,
+    }
 }
 
 fn exit_code(diagnostics: &[Diagnostic]) -> u8 {

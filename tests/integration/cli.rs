@@ -148,7 +148,8 @@ fn write(dir: &Path, name: &str, contents: &str) {
 fn corpus_compares_statuses_with_expectations() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let corpus = dir.path().join("corpus");
-    write(&corpus, "a/good.zrf", "(game (title \"g\"))");
+    let good = "(game (title \"g\") (players A) (board (grid (dimensions (\"a\" (1 0))))))";
+    write(&corpus, "a/good.zrf", good);
     write(&corpus, "b/bad.zrf", "(game (title \"g\")");
     let expect = dir.path().join("expected.tsv");
     let (corpus_arg, expect_arg) = (corpus.to_str().unwrap_or(""), expect.to_str().unwrap_or(""));
@@ -157,20 +158,20 @@ fn corpus_compares_statuses_with_expectations() {
     assert_eq!(bless.status.code(), Some(0), "{}", text(&bless.stderr));
     let written = std::fs::read_to_string(&expect).unwrap_or_default();
     assert!(
-        written.ends_with("a/good.zrf\tok\nb/bad.zrf\terror:E0101\n"),
+        written.ends_with("a/good.zrf\tok\na/good.zrf #1\tlowered\nb/bad.zrf\terror:E0101\n"),
         "{written}"
     );
 
     let same = zrfc(&["corpus", corpus_arg, "--expect", expect_arg]);
     assert_eq!(same.status.code(), Some(0));
     assert!(
-        text(&same.stdout).ends_with("2 passed, 0 failed\n"),
+        text(&same.stdout).ends_with("3 passed, 0 failed\n"),
         "{}",
         text(&same.stdout)
     );
 
     // A regression: the good file breaks.
-    write(&corpus, "a/good.zrf", "(game (title \"g\")))");
+    write(&corpus, "a/good.zrf", &format!("{good})"));
     let worse = zrfc(&["corpus", corpus_arg, "--expect", expect_arg]);
     assert_eq!(worse.status.code(), Some(1));
     let stdout = text(&worse.stdout);
@@ -178,14 +179,24 @@ fn corpus_compares_statuses_with_expectations() {
         stdout.contains("REGRESSION: a/good.zrf was ok, now error:E0102\n"),
         "{stdout}"
     );
-    assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");
+    assert!(
+        stdout.contains("MISSING: a/good.zrf #1 is expected but was not found\n"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
 
-    // An improvement passes and is pointed out.
-    write(&corpus, "a/good.zrf", "(game (title \"g\"))");
-    write(&corpus, "b/bad.zrf", "(game (title \"g\"))");
+    // An improvement is pointed out; the games it brings are new and need --bless.
+    write(&corpus, "a/good.zrf", good);
+    write(&corpus, "b/bad.zrf", good);
     let better = zrfc(&["corpus", corpus_arg, "--expect", expect_arg]);
-    assert_eq!(better.status.code(), Some(0));
-    assert!(text(&better.stdout).contains("improved: b/bad.zrf now ok\n"));
+    assert_eq!(better.status.code(), Some(1));
+    let stdout = text(&better.stdout);
+    assert!(stdout.contains("improved: b/bad.zrf now ok\n"), "{stdout}");
+    // The improved file's game is new to the expectations: record it with --bless.
+    assert!(
+        stdout.contains("NEW: b/bad.zrf #1 (lowered) is not in the expectations\n"),
+        "{stdout}"
+    );
 }
 
 #[test]

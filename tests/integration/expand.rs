@@ -13,14 +13,15 @@ fn front_end(text: &str, options: &FrontEndOptions) -> (SourceMap, Expanded, Vec
     let mut sources = SourceMap::new();
     let result = frontend::run(Path::new("t.zrf"), &loader, options, &mut sources)
         .unwrap_or_else(|e| panic!("{e}"));
-    let codes = result
-        .diagnostics
-        .iter()
-        .map(|d| d.code.to_string())
-        .collect();
     let expanded = result
         .expanded
         .unwrap_or_else(|| panic!("syntax errors in {text}"));
+    // Only the expansion stage's own diagnostics: these games are not meant to check.
+    let codes = expanded
+        .errors
+        .iter()
+        .map(|e| e.to_diagnostic(&expanded).code.to_string())
+        .collect();
     (sources, expanded, codes)
 }
 

@@ -44,3 +44,31 @@ fn samples_round_trip_through_the_printer() {
     }
     assert!(count >= 3, "expected the bundled samples, found {count}");
 }
+
+#[test]
+fn sample_ir_dumps() {
+    snapshot_settings().bind(|| {
+        insta::glob!("../../zrf-samples", "*.zrf", |path| {
+            let mut sources = SourceMap::new();
+            let result = zrf::frontend::run(path, &FsLoader, &Default::default(), &mut sources)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                result.diagnostics.is_empty(),
+                "{}",
+                zrf::diag::render_plain(&sources, &result.diagnostics)
+            );
+            let dumps: Vec<String> = result
+                .games
+                .iter()
+                .map(|g| {
+                    zrf::ir::dump(
+                        g.game
+                            .as_ref()
+                            .unwrap_or_else(|| panic!("{} failed", g.title)),
+                    )
+                })
+                .collect();
+            insta::assert_snapshot!(dumps.join("\n"));
+        });
+    });
+}

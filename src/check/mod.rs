@@ -1,0 +1,408 @@
+//! Stage 3: checking one expanded game or variant and lowering it to the IR.
+//!
+//! | input | output | holds afterwards |
+//! |---|---|---|
+//! | an [`Expanded`] file and a game index | [`Checked`]: an [`ir::Game`] (unless errors) and diagnostics | every name resolved to an index; every construct known; arities right |
+//!
+//! Lowering goes section by section: players, the board (positions, directions, links,
+//! zones, symmetry), piece names and attributes, then templates, turn order, setup,
+//! goals, priorities and options. Every problem is recorded and lowering goes on, so one
+//! run reports all the errors of a game. Names are resolved by syntactic role, since
+//! Zillions keeps each kind of name in its own namespace.
+
+mod board;
+mod error;
+mod moves;
+mod rules;
+
+use std::collections::HashMap;
+
+pub use error::{At, CheckError, NameKind};
+
+use crate::diag::Diagnostic;
+use crate::expand::{EKind, ENode, Expanded};
+use crate::intern::Sym;
+use crate::ir;
+
+/// The outcome of checking one game.
+pub struct Checked {
+    /// `None` when there were errors.
+    pub game: Option<ir::Game>,
+    pub errors: Vec<CheckError>,
+}
+
+impl Checked {
+    pub fn diagnostics(&self, expanded: &Expanded) -> Vec<Diagnostic> {
+        self.errors
+            .iter()
+            .map(|e| e.to_diagnostic(expanded))
+            .collect()
+    }
+}
+
+/// Checks game `index` of `expanded` and lowers it.
+pub fn check(expanded: &Expanded, index: usize) -> Checked {
+    let mut lower = Lower::new(expanded);
+    let game = lower.game(index);
+    let failed = lower.errors.iter().any(CheckError::is_error);
+    Checked {
+        game: if failed { None } else { Some(game) },
+        errors: lower.errors,
+    }
+}
+
+/// Names of one namespace, in declaration order. Keyed by text: grids create position
+/// names that no token of the file spells.
+#[derive(Default)]
+struct Names {
+    ids: HashMap<String, u32>,
+    names: Vec<String>,
+    spans: Vec<At>,
+}
+
+impl Names {
+    fn get(&self, name: &str) -> Option<u32> {
+        self.ids.get(name).copied()
+    }
+
+    /// Declares a name; returns the existing index and its place if already declared.
+    fn declare(&mut self, name: &str, at: At) -> Result<u32, (u32, At)> {
+        if let Some(&id) = self.ids.get(name) {
+            return Err((id, self.spans[id as usize]));
+        }
+        Ok(self.insert(name, at))
+    }
+
+    /// Declares a name unless it exists; either way returns its index.
+    fn intern(&mut self, name: &str, at: At) -> u32 {
+        match self.ids.get(name) {
+            Some(&id) => id,
+            None => self.insert(name, at),
+        }
+    }
+
+    fn insert(&mut self, name: &str, at: At) -> u32 {
+        let id = self.names.len() as u32;
+        self.ids.insert(name.to_string(), id);
+        self.names.push(name.to_string());
+        self.spans.push(at);
+        id
+    }
+
+    fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The closest declared name, for "did you mean".
+    fn suggest(&self, name: &str) -> Option<String> {
+        suggest(name, self.names.iter().map(String::as_str))
+    }
+}
+
+/// The closest candidate by edit distance, if close enough to be a likely typo, or one
+/// that contains the name or is contained in it (`promotion` for `promotion-zone`).
+fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    let limit = (name.chars().count() / 3).max(1);
+    let related =
+        |c: &str| c.len() >= 3 && name.len() >= 3 && (c.contains(name) || name.contains(c));
+    candidates
+        .map(|c| (strsim::damerau_levenshtein(name, c), c))
+        .filter(|&(d, c)| d <= limit || c.eq_ignore_ascii_case(name) || related(c))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c.to_string())
+}
+
+/// Game sections with no effect on the rules: parsed, kept out of the IR.
+const IGNORED_SECTIONS: &[&str] = &[
+    "description",
+    "history",
+    "strategy",
+    "default",
+    "solution",
+    "music",
+    "release-sound",
+    "capture-sound",
+    "move-sound",
+    "drop-sound",
+    "click-sound",
+    "change-sound",
+    "draw-sound",
+    "win-sound",
+    "loss-sound",
+    "opening-sound",
+    "notation",
+    "translate",
+    "version",
+];
+
+/// Every section `game` and `variant` accept, for suggestions.
+const KNOWN_SECTIONS: &[&str] = &[
+    "title",
+    "players",
+    "turn-order",
+    "board",
+    "piece",
+    "board-setup",
+    "option",
+    "win-condition",
+    "loss-condition",
+    "draw-condition",
+    "count-condition",
+    "move-priorities",
+    "engine",
+    "animate-captures",
+    "animate-drops",
+    "pass-turn",
+    "pass-partial",
+    "allow-flipping",
+    "recycle-captures",
+    "maximal-captures",
+];
+
+struct Lower<'a> {
+    x: &'a Expanded,
+    errors: Vec<CheckError>,
+    players: Names,
+    positions: Names,
+    directions: Names,
+    pieces: Names,
+    zones: Names,
+    attributes: Names,
+    flags: Names,
+    position_flags: Names,
+    move_types: Names,
+    board: ir::Board,
+    build: board::BoardBuild,
+    templates: Vec<ir::Block>,
+    template_spans: Vec<crate::source::Span>,
+    template_ids: HashMap<ir::Block, ir::TemplateId>,
+}
+
+impl<'a> Lower<'a> {
+    fn new(x: &'a Expanded) -> Lower<'a> {
+        Lower {
+            x,
+            errors: Vec::new(),
+            players: Names::default(),
+            positions: Names::default(),
+            directions: Names::default(),
+            pieces: Names::default(),
+            zones: Names::default(),
+            attributes: Names::default(),
+            flags: Names::default(),
+            position_flags: Names::default(),
+            move_types: Names::default(),
+            board: ir::Board::default(),
+            build: board::BoardBuild::default(),
+            templates: Vec::new(),
+            template_spans: Vec::new(),
+            template_ids: HashMap::new(),
+        }
+    }
+
+    fn name(&self, sym: Sym) -> &'a str {
+        self.x.name(sym)
+    }
+
+    fn err(&mut self, error: CheckError) {
+        self.errors.push(error);
+    }
+
+    fn malformed(&mut self, node: &ENode, expected: &'static str) {
+        self.err(CheckError::Malformed {
+            at: at(node),
+            expected,
+        });
+    }
+
+    fn arity(&mut self, node: &ENode, expected: &'static str) {
+        let found = node
+            .as_list()
+            .map_or(0, |items| items.len().saturating_sub(1));
+        let form = match node.as_atom() {
+            Some(atom) => self.name(atom),
+            None => node.head().map(|h| self.name(h)).unwrap_or("(...)"),
+        }
+        .to_string();
+        self.err(CheckError::Arity {
+            at: at(node),
+            form,
+            expected,
+            found,
+        });
+    }
+
+    fn undefined(&mut self, node: &ENode, kind: NameKind, suggestion: Option<String>) {
+        let name = self.text(node).to_string();
+        self.err(CheckError::Undefined {
+            at: at(node),
+            kind,
+            name,
+            suggestion,
+        });
+    }
+
+    /// The text of an atom or string node ("" for a list).
+    fn text(&self, node: &ENode) -> &'a str {
+        match node.kind {
+            EKind::Atom(sym) | EKind::Str(sym) => self.name(sym),
+            EKind::List(_) => "",
+        }
+    }
+
+    /// An atom's symbol, or a "name expected" error.
+    fn atom(&mut self, node: &ENode) -> Option<Sym> {
+        let sym = node.as_atom();
+        if sym.is_none() {
+            self.malformed(node, "a name");
+        }
+        sym
+    }
+
+    fn number(&mut self, node: &ENode) -> Option<i64> {
+        let value = node
+            .as_atom()
+            .and_then(|s| self.name(s).parse::<i64>().ok());
+        if value.is_none() {
+            self.malformed(node, "a number");
+        }
+        value
+    }
+
+    fn lookup(&mut self, node: &ENode, kind: NameKind) -> Option<u32> {
+        let sym = self.atom(node)?;
+        let names = match kind {
+            NameKind::Player => &self.players,
+            NameKind::Position => &self.positions,
+            NameKind::Direction => &self.directions,
+            NameKind::Piece => &self.pieces,
+            NameKind::Zone => &self.zones,
+            NameKind::Attribute => &self.attributes,
+            NameKind::MoveType => &self.move_types,
+            NameKind::DirectionOrPosition | NameKind::Game => return None,
+        };
+        if let Some(id) = names.get(self.name(sym)) {
+            return Some(id);
+        }
+        let suggestion = names.suggest(self.name(sym));
+        self.undefined(node, kind, suggestion);
+        None
+    }
+
+    fn game(&mut self, index: usize) -> ir::Game {
+        let spec = &self.x.games[index];
+        let form = &self.x.forms[spec.form];
+        let sections: Vec<&'a ENode> = spec.sections.iter().map(|&s| self.x.section(s)).collect();
+        let title = spec
+            .title
+            .map(|t| self.name(t).to_string())
+            .unwrap_or_default();
+        let of = |head: &str| -> Vec<&'a ENode> {
+            sections
+                .iter()
+                .copied()
+                .filter(|s| s.head().map(|h| self.x.name(h)) == Some(head))
+                .collect()
+        };
+
+        for section in &sections {
+            let head = section.head().map(|h| self.name(h));
+            let known =
+                head.is_some_and(|h| KNOWN_SECTIONS.contains(&h) || IGNORED_SECTIONS.contains(&h));
+            if !known {
+                let found = head.unwrap_or("(...)").to_string();
+                let suggestion = head.and_then(|h| suggest(h, KNOWN_SECTIONS.iter().copied()));
+                self.err(CheckError::UnknownKeyword {
+                    at: at(section),
+                    context: "game section",
+                    found,
+                    suggestion,
+                });
+            }
+        }
+
+        let players_sections = of("players");
+        match players_sections.first() {
+            Some(players) => self.players_section(players),
+            None => self.err(CheckError::MissingSection {
+                at: at(form),
+                section: "players",
+            }),
+        }
+        let boards = of("board");
+        if boards.is_empty() {
+            self.err(CheckError::MissingSection {
+                at: at(form),
+                section: "board",
+            });
+        }
+        for board in &boards {
+            self.board_section(board);
+        }
+        self.finish_board();
+
+        let piece_sections = of("piece");
+        self.declare_pieces(&piece_sections);
+        self.declare_move_types(&sections);
+        let pieces = piece_sections
+            .iter()
+            .map(|p| self.piece_section(p))
+            .collect();
+
+        let turn_order = self.turn_order(of("turn-order").first().copied());
+        let setup = of("board-setup")
+            .iter()
+            .flat_map(|s| self.setup_section(s))
+            .collect();
+        let goals = sections
+            .iter()
+            .filter_map(|s| self.goal_section(s))
+            .collect();
+        let move_priorities = of("move-priorities")
+            .iter()
+            .flat_map(|s| self.move_priorities(s))
+            .collect();
+        let options = self.options(&sections);
+        let engine = of("engine").first().and_then(|e| self.engine(e));
+
+        ir::Game {
+            title,
+            players: self
+                .players
+                .names
+                .iter()
+                .map(|name| ir::Player {
+                    name: name.clone(),
+                    random: name.starts_with('?'),
+                })
+                .collect(),
+            turn_order,
+            board: std::mem::take(&mut self.board),
+            pieces,
+            attributes: std::mem::take(&mut self.attributes.names),
+            flags: std::mem::take(&mut self.flags.names),
+            position_flags: std::mem::take(&mut self.position_flags.names),
+            move_types: std::mem::take(&mut self.move_types.names),
+            templates: std::mem::take(&mut self.templates),
+            template_spans: std::mem::take(&mut self.template_spans),
+            setup,
+            goals,
+            move_priorities,
+            options,
+            engine,
+        }
+    }
+}
+
+fn at(node: &ENode) -> At {
+    At {
+        span: node.span,
+        expn: node.expn,
+    }
+}
+
+/// The items after the head of a list (empty for atoms).
+fn args(node: &ENode) -> &[ENode] {
+    node.as_list()
+        .map_or(&[], |items| items.get(1..).unwrap_or_default())
+}
