@@ -67,9 +67,10 @@ pub fn run(
         .any(|e| e.to_diagnostic(&expanded).is_error());
     let mut games = Vec::new();
     let mut seen: HashSet<(&'static str, String, Option<crate::source::Span>)> = HashSet::new();
+    let mut checker = check::Checker::new(&expanded);
     for index in 0..expanded.games.len() {
         let spec = &expanded.games[index];
-        let checked = check::check(&expanded, index);
+        let checked = checker.check(index);
         let mut first_error = checked
             .errors
             .iter()

@@ -12,7 +12,7 @@ use crate::expand::ENode;
 use crate::ir::{self, DirectionId, PositionId};
 
 /// Board facts gathered section by section, turned into [`ir::Board`] at the end.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct BoardBuild {
     links: HashMap<(u32, u32), u32>,
     killed: HashSet<String>,

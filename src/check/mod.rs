@@ -17,10 +17,12 @@ mod rules;
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 pub use error::{At, CheckError, NameKind};
 
 use crate::diag::Diagnostic;
-use crate::expand::{EKind, ENode, Expanded};
+use crate::expand::{EKind, ENode, Expanded, SectionRef};
 use crate::intern::Sym;
 use crate::ir;
 
@@ -42,20 +44,76 @@ impl Checked {
 
 /// Checks game `index` of `expanded` and lowers it.
 pub fn check(expanded: &Expanded, index: usize) -> Checked {
-    let mut lower = Lower::new(expanded);
-    let game = lower.game(index);
-    let failed = lower.errors.iter().any(CheckError::is_error);
-    Checked {
-        game: if failed { None } else { Some(game) },
-        errors: lower.errors,
+    Checker::new(expanded).check(index)
+}
+
+/// Checks the games of one file, lowering the players, board and pieces once for all
+/// the variants that inherit them unchanged (in the largest files they are most of the
+/// work, and a variant usually changes only its setup, goals or options).
+pub struct Checker<'a> {
+    x: &'a Expanded,
+    /// Per game, the sections its structure is lowered from.
+    keys: Vec<Vec<SectionRef>>,
+    /// Structures that another game will reuse, with the lowering state after them.
+    structures: Vec<(Vec<SectionRef>, Lower<'a>)>,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(expanded: &'a Expanded) -> Checker<'a> {
+        Checker {
+            x: expanded,
+            keys: (0..expanded.games.len())
+                .map(|i| structure_key(expanded, i))
+                .collect(),
+            structures: Vec::new(),
+        }
     }
+
+    pub fn check(&mut self, index: usize) -> Checked {
+        let key = &self.keys[index];
+        let mut lower = match self.structures.iter().find(|(k, _)| k == key) {
+            Some((_, lowered)) => lowered.clone(),
+            None => {
+                let mut lower = Lower::new(self.x);
+                lower.structure(index);
+                // Keep a copy only if a later game has the same structure.
+                if self.keys[index + 1..].contains(key) {
+                    self.structures.push((key.clone(), lower.clone()));
+                }
+                lower
+            }
+        };
+        let game = lower.rules(index);
+        let failed = lower.errors.iter().any(CheckError::is_error);
+        Checked {
+            game: if failed { None } else { Some(game) },
+            errors: lower.errors,
+        }
+    }
+}
+
+/// The sections that decide names and templates: players, boards, pieces and priorities
+/// (which fix the order of move types).
+fn structure_key(x: &Expanded, index: usize) -> Vec<SectionRef> {
+    let spec = &x.games[index];
+    spec.sections
+        .iter()
+        .copied()
+        .filter(|&r| {
+            let head = x.section(r).head().map(|h| x.name(h));
+            matches!(
+                head,
+                Some("players" | "board" | "piece" | "move-priorities")
+            )
+        })
+        .collect()
 }
 
 /// Names of one namespace, in declaration order. Keyed by text: grids create position
 /// names that no token of the file spells.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Names {
-    ids: HashMap<String, u32>,
+    ids: FxHashMap<String, u32>,
     names: Vec<String>,
     spans: Vec<At>,
 }
@@ -159,6 +217,7 @@ const KNOWN_SECTIONS: &[&str] = &[
     "maximal-captures",
 ];
 
+#[derive(Clone)]
 struct Lower<'a> {
     x: &'a Expanded,
     errors: Vec<CheckError>,
@@ -173,9 +232,11 @@ struct Lower<'a> {
     move_types: Names,
     board: ir::Board,
     build: board::BoardBuild,
+    pieces_ir: Vec<ir::Piece>,
     templates: Vec<ir::Block>,
     template_spans: Vec<crate::source::Span>,
-    template_ids: HashMap<ir::Block, ir::TemplateId>,
+    /// Hash of each template body -> templates with that hash (bodies compared on a hit).
+    template_ids: HashMap<u64, Vec<ir::TemplateId>>,
 }
 
 impl<'a> Lower<'a> {
@@ -194,6 +255,7 @@ impl<'a> Lower<'a> {
             move_types: Names::default(),
             board: ir::Board::default(),
             build: board::BoardBuild::default(),
+            pieces_ir: Vec::new(),
             templates: Vec::new(),
             template_spans: Vec::new(),
             template_ids: HashMap::new(),
@@ -289,40 +351,28 @@ impl<'a> Lower<'a> {
         None
     }
 
-    fn game(&mut self, index: usize) -> ir::Game {
-        let spec = &self.x.games[index];
-        let form = &self.x.forms[spec.form];
-        let sections: Vec<&'a ENode> = spec.sections.iter().map(|&s| self.x.section(s)).collect();
-        let title = spec
-            .title
-            .map(|t| self.name(t).to_string())
-            .unwrap_or_default();
+    fn sections(&self, index: usize) -> Vec<&'a ENode> {
+        let x = self.x;
+        x.games[index]
+            .sections
+            .iter()
+            .map(|&s| x.section(s))
+            .collect()
+    }
+
+    /// Players, board and pieces: everything that declares names or holds templates.
+    fn structure(&mut self, index: usize) {
+        let x = self.x;
+        let form = &x.forms[x.games[index].form];
+        let sections = self.sections(index);
         let of = |head: &str| -> Vec<&'a ENode> {
             sections
                 .iter()
                 .copied()
-                .filter(|s| s.head().map(|h| self.x.name(h)) == Some(head))
+                .filter(|s| s.head().map(|h| x.name(h)) == Some(head))
                 .collect()
         };
-
-        for section in &sections {
-            let head = section.head().map(|h| self.name(h));
-            let known =
-                head.is_some_and(|h| KNOWN_SECTIONS.contains(&h) || IGNORED_SECTIONS.contains(&h));
-            if !known {
-                let found = head.unwrap_or("(...)").to_string();
-                let suggestion = head.and_then(|h| suggest(h, KNOWN_SECTIONS.iter().copied()));
-                self.err(CheckError::UnknownKeyword {
-                    at: at(section),
-                    context: "game section",
-                    found,
-                    suggestion,
-                });
-            }
-        }
-
-        let players_sections = of("players");
-        match players_sections.first() {
+        match of("players").first() {
             Some(players) => self.players_section(players),
             None => self.err(CheckError::MissingSection {
                 at: at(form),
@@ -344,10 +394,45 @@ impl<'a> Lower<'a> {
         let piece_sections = of("piece");
         self.declare_pieces(&piece_sections);
         self.declare_move_types(&sections);
-        let pieces = piece_sections
+        self.pieces_ir = piece_sections
             .iter()
             .map(|p| self.piece_section(p))
             .collect();
+    }
+
+    /// Everything after [`Lower::structure`]: turn order, setup, goals, priorities,
+    /// options; then the finished game.
+    fn rules(&mut self, index: usize) -> ir::Game {
+        let x = self.x;
+        let spec = &x.games[index];
+        let sections = self.sections(index);
+        let title = spec
+            .title
+            .map(|t| x.name(t).to_string())
+            .unwrap_or_default();
+        let of = |head: &str| -> Vec<&'a ENode> {
+            sections
+                .iter()
+                .copied()
+                .filter(|s| s.head().map(|h| x.name(h)) == Some(head))
+                .collect()
+        };
+        for section in &sections {
+            let head = section.head().map(|h| self.name(h));
+            let known =
+                head.is_some_and(|h| KNOWN_SECTIONS.contains(&h) || IGNORED_SECTIONS.contains(&h));
+            if !known {
+                let found = head.unwrap_or("(...)").to_string();
+                let suggestion = head.and_then(|h| suggest(h, KNOWN_SECTIONS.iter().copied()));
+                self.err(CheckError::UnknownKeyword {
+                    at: at(section),
+                    context: "game section",
+                    found,
+                    suggestion,
+                });
+            }
+        }
+        let pieces = std::mem::take(&mut self.pieces_ir);
 
         let turn_order = self.turn_order(of("turn-order").first().copied());
         let setup = of("board-setup")

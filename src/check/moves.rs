@@ -1,5 +1,7 @@
 //! Pieces, and the move language of their `moves` and `drops` templates.
 
+use std::hash::BuildHasher;
+
 use super::{args, at, suggest, CheckError, Lower, NameKind};
 use crate::expand::{EKind, ENode};
 use crate::ir::{
@@ -259,14 +261,20 @@ impl Lower<'_> {
         uses
     }
 
+    /// Identical bodies (common after macro expansion) are stored once.
     fn intern_template(&mut self, block: Block, node: &ENode) -> TemplateId {
-        if let Some(&id) = self.template_ids.get(&block) {
+        let hash = rustc_hash::FxBuildHasher.hash_one(&block);
+        let candidates = self.template_ids.entry(hash).or_default();
+        if let Some(&id) = candidates
+            .iter()
+            .find(|id| self.templates[id.index()] == block)
+        {
             return id;
         }
         let id = TemplateId(self.templates.len() as u32);
-        self.templates.push(block.clone());
+        candidates.push(id);
+        self.templates.push(block);
         self.template_spans.push(node.span);
-        self.template_ids.insert(block, id);
         id
     }
 

@@ -175,18 +175,83 @@ impl Expander {
 
     fn expand_top_level(&mut self, form: &Node, out: &mut Vec<ENode>) {
         let template = compile(form, &mut self.interner);
-        let mut instance = Vec::new();
         let mut expanded = Vec::new();
-        let flow = self
-            .instantiate(&template, None, None, &mut instance)
-            .and_then(|()| {
-                instance
-                    .into_iter()
-                    .try_for_each(|node| self.expand_node(node, None, 0, &mut expanded))
-            });
-        if flow.is_ok() {
+        if self
+            .expand_template(&template, None, None, 0, &mut expanded)
+            .is_ok()
+        {
             out.extend(expanded);
         }
+    }
+
+    /// Instantiates and expands a template in one pass, so the nodes of a macro body are
+    /// built once (instantiating first and expanding after would copy every list twice).
+    fn expand_template(
+        &mut self,
+        template: &TNode,
+        env: Option<&Env<'_>>,
+        expn: Option<ExpnId>,
+        depth: usize,
+        out: &mut Vec<ENode>,
+    ) -> Flow {
+        let TNode::List(items, span) = template else {
+            // A whole-atom parameter may bring a list holding calls: expand what it brings.
+            let mut instance = Vec::with_capacity(1);
+            self.instantiate(template, env, expn, &mut instance)?;
+            for node in instance {
+                self.expand_node(node, env, depth, out)?;
+            }
+            return Ok(());
+        };
+        if depth > self.options.max_nesting {
+            self.errors.push(ExpandError::NestingLimit {
+                span: *span,
+                limit: self.options.max_nesting,
+                expn,
+            });
+            return Err(Abort);
+        }
+        match items.first() {
+            Some(TNode::Atom(head, _)) => {
+                if let Some(definition) = self.macros.get(head).cloned() {
+                    self.count(1, env, *span)?;
+                    let mut args = Vec::with_capacity(items.len() - 1);
+                    for arg in &items[1..] {
+                        self.instantiate(arg, env, expn, &mut args)?;
+                    }
+                    return self.call(&definition, *head, args, *span, expn, env, depth, out);
+                }
+                if depth > 0 && self.top_level_only.contains(head) {
+                    self.errors.push(ExpandError::NotAtTopLevel {
+                        span: *span,
+                        head: self.interner.resolve(*head).to_string(),
+                        expn,
+                    });
+                    return Ok(());
+                }
+            }
+            // The head comes from a parameter: it may name a macro only once substituted.
+            Some(TNode::Param(..) | TNode::PastedAtom(..)) => {
+                let mut instance = Vec::with_capacity(1);
+                self.instantiate(template, env, expn, &mut instance)?;
+                for node in instance {
+                    self.expand_node(node, env, depth, out)?;
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        self.count(1, env, *span)?;
+        let mut children = Vec::with_capacity(items.len());
+        for item in items {
+            self.expand_template(item, env, expn, depth + 1, &mut children)?;
+        }
+        out.push(ENode {
+            kind: EKind::List(children),
+            span: *span,
+            expn,
+        });
+        Ok(())
     }
 
     /// Counts created nodes; `span` is blamed when no macro call is under way.
@@ -342,10 +407,11 @@ impl Expander {
         };
         if let Some(head) = items.first().and_then(ENode::as_atom) {
             if let Some(definition) = self.macros.get(&head).cloned() {
+                let args = items.into_iter().skip(1).collect();
                 return self.call(
                     &definition,
                     head,
-                    items,
+                    args,
                     node.span,
                     node.expn,
                     env,
@@ -382,7 +448,7 @@ impl Expander {
         &mut self,
         definition: &Macro,
         name: Sym,
-        items: Vec<ENode>,
+        args: Vec<ENode>,
         call_site: Span,
         caller: Option<ExpnId>,
         env: Option<&Env<'_>>,
@@ -406,7 +472,6 @@ impl Expander {
             parent: caller,
         });
         let expn = ExpnId(NonZeroU32::MIN.saturating_add(self.expansions.len() as u32 - 1));
-        let args: Vec<ENode> = items.into_iter().skip(1).collect();
         let scope = Env {
             args: &args,
             parent: env,
@@ -415,12 +480,8 @@ impl Expander {
             expn,
             depth: call_depth,
         };
-        let mut instance = Vec::new();
         for item in &definition.body {
-            self.instantiate(item, Some(&scope), Some(expn), &mut instance)?;
-        }
-        for node in instance {
-            self.expand_node(node, Some(&scope), depth, out)?;
+            self.expand_template(item, Some(&scope), Some(expn), depth, out)?;
         }
         Ok(())
     }
