@@ -2,6 +2,7 @@
 
 mod cli;
 mod expand;
+mod frontend_properties;
 mod includes;
 mod properties;
 mod samples;
