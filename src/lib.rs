@@ -16,6 +16,7 @@ pub mod diag;
 pub mod expand;
 pub mod frontend;
 pub mod intern;
+pub mod interp;
 pub mod ir;
 pub mod source;
 pub mod syntax;

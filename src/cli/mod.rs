@@ -6,6 +6,7 @@
 
 mod corpus;
 mod pipeline;
+mod play;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -94,6 +95,42 @@ enum Command {
         /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
+    },
+    /// Count move paths (perft) from the start position with the reference interpreter.
+    ///
+    /// Counts one leaf per complete turn (a whole chain of partial moves). Prints the count
+    /// at every depth up to N and the speed; `--divide` splits the last depth by first move.
+    ///
+    /// Example: `zrfc perft zrf-samples/checkers.zrf --depth 6`
+    Perft {
+        /// The .zrf file.
+        file: PathBuf,
+        /// The game or variant (by title); the first game when absent.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        /// Depth to count to.
+        #[arg(long, short = 'd', default_value_t = 3)]
+        depth: u32,
+        /// Show the count below each first move.
+        #[arg(long)]
+        divide: bool,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
+    },
+    /// List the legal moves in saved-game notation, from the start or after some moves.
+    ///
+    /// Example: `zrfc moves zrf-samples/checkers.zrf --after "Man c3 - d4"`
+    Moves {
+        /// The .zrf file.
+        file: PathBuf,
+        /// The game or variant (by title); the first game when absent.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        /// Moves to play first, each in the notation this command prints.
+        #[arg(long, value_name = "MOVE", num_args = 1..)]
+        after: Vec<String>,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -201,6 +238,32 @@ pub fn main() -> ExitCode {
             variant,
             front_end,
         } => ir_command(&file, variant.as_deref(), &front_end.options(), color),
+        Command::Perft {
+            file,
+            variant,
+            depth,
+            divide,
+            front_end,
+        } => play::perft(
+            &file,
+            variant.as_deref(),
+            depth,
+            divide,
+            &front_end.options(),
+            color,
+        ),
+        Command::Moves {
+            file,
+            variant,
+            after,
+            front_end,
+        } => play::moves(
+            &file,
+            variant.as_deref(),
+            &after,
+            &front_end.options(),
+            color,
+        ),
         Command::Corpus(args) => corpus::run(&args),
     };
     ExitCode::from(code)
@@ -217,7 +280,7 @@ fn color_choice(when: ColorWhen) -> ColorChoice {
 }
 
 /// Renders diagnostics on stderr, at most [`SHOWN_PER_FILE`] of them.
-fn report_human(sources: &SourceMap, diagnostics: &[Diagnostic], color: ColorChoice) {
+pub(crate) fn report_human(sources: &SourceMap, diagnostics: &[Diagnostic], color: ColorChoice) {
     let mut stderr = StandardStream::stderr(color);
     let shown = &diagnostics[..diagnostics.len().min(SHOWN_PER_FILE)];
     let _ = diag::emit(sources, shown, &mut stderr);
@@ -402,20 +465,8 @@ fn ir_command(
         }
     };
     report_human(&sources, &front_end.diagnostics, color);
-    let chosen = match variant {
-        None => front_end.games.first(),
-        Some(title) => front_end
-            .games
-            .iter()
-            .find(|g| g.title == title)
-            .or_else(|| {
-                front_end
-                    .games
-                    .iter()
-                    .find(|g| g.title.eq_ignore_ascii_case(title))
-            }),
-    };
-    let Some(chosen) = chosen else {
+    let has_expansion = front_end.expanded.is_some();
+    let Some(chosen) = play::select(front_end.games, variant) else {
         eprintln!(
             "error: no game or variant titled {:?} in {}",
             variant.unwrap_or(""),
@@ -425,7 +476,7 @@ fn ir_command(
             "help: `zrfc check --list {}` lists the titles",
             file.display()
         );
-        return if front_end.expanded.is_some() { 2 } else { 1 };
+        return if has_expansion { 2 } else { 1 };
     };
     match &chosen.game {
         Some(game) => {

@@ -1,0 +1,333 @@
+//! From template results to complete turns, and game results.
+//!
+//! A turn is a chain of steps: a step made with `add-partial` is applied, and the same
+//! piece continues from its landing square with the templates of the named move type;
+//! it must continue while it can (unless `pass partial`). Then `move-priorities` keep
+//! only the turns of the highest-priority move type present, `checkmated` goals remove
+//! turns that leave a royal piece capturable, and a pass is added when the options allow.
+
+use std::rc::Rc;
+
+use crate::goals;
+use crate::state::{Change, History, State, Step};
+use crate::tables::{Filter, PassTurn, Tables, Turn};
+use crate::{Kind, PlayerIx, Pos};
+
+/// The code of a game's templates: the interpreter, or generated Rust.
+pub trait Templates {
+    /// Runs the move templates of the piece on `pos` allowed by `filter`, pushing every
+    /// step they add.
+    fn piece_moves(
+        &self,
+        tables: &Tables,
+        state: &State,
+        turn: Turn,
+        pos: Pos,
+        filter: Filter,
+        out: &mut Vec<Step>,
+    );
+
+    /// Runs the drop templates of piece type `kind` allowed by `filter` at every
+    /// position.
+    fn drops(
+        &self,
+        tables: &Tables,
+        state: &State,
+        turn: Turn,
+        kind: Kind,
+        filter: Filter,
+        out: &mut Vec<Step>,
+    );
+
+    /// Whether piece type `kind` has drop templates at all.
+    fn has_drops(&self, kind: Kind) -> bool;
+}
+
+/// A complete turn: one or more steps (a chain of partial moves), or a pass (no steps).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub steps: Vec<Step>,
+}
+
+impl Move {
+    pub fn pass() -> Move {
+        Move { steps: Vec::new() }
+    }
+
+    pub fn is_pass(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// Pieces this turn removes (for `maximal captures`).
+    fn captures(&self) -> usize {
+        self.steps
+            .iter()
+            .flat_map(|s| &s.changes)
+            .filter(|c| matches!(c, Change::Capture { .. }))
+            .count()
+    }
+}
+
+/// How a game ended, from the first goal that holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(PlayerIx),
+    Loss(PlayerIx),
+    Draw,
+}
+
+/// Longest chain of partial moves followed in one turn; longer chains are cut there.
+pub const MAX_CHAIN: usize = 128;
+
+/// A playable game: its tables and its templates.
+pub struct Engine<T> {
+    pub tables: Tables,
+    pub templates: T,
+}
+
+impl<T: Templates> Engine<T> {
+    pub fn new(tables: Tables, templates: T) -> Engine<T> {
+        Engine { tables, templates }
+    }
+
+    pub fn start(&self) -> State {
+        State::start(&self.tables)
+    }
+
+    pub fn turn(&self, state: &State) -> Turn {
+        self.tables.turn(state.turn)
+    }
+
+    /// Every legal complete turn for the player to move.
+    pub fn legal_moves(&self, state: &State) -> Vec<Move> {
+        let turn = self.turn(state);
+        let mut moves = self.pseudo_legal(state, turn);
+        let royal = self
+            .tables
+            .royal
+            .get(turn.player as usize)
+            .copied()
+            .unwrap_or(0);
+        if royal != 0 {
+            moves.retain(|m| {
+                let after = self.play(state, m);
+                !self.royal_attacked(&after, turn.move_as, royal)
+            });
+        }
+        moves = self.prioritised(moves);
+        if self.tables.options.maximal_captures {
+            let most = moves.iter().map(Move::captures).max().unwrap_or(0);
+            moves.retain(|m| m.captures() == most);
+        }
+        match self.tables.options.pass_turn {
+            PassTurn::Always => moves.push(Move::pass()),
+            PassTurn::Forced if moves.is_empty() => moves.push(Move::pass()),
+            _ => {}
+        }
+        moves
+    }
+
+    fn gen(&self) -> Gen<'_, T> {
+        Gen {
+            tables: &self.tables,
+            templates: &self.templates,
+        }
+    }
+
+    fn pseudo_legal(&self, state: &State, turn: Turn) -> Vec<Move> {
+        self.gen().pseudo_legal(state, turn)
+    }
+
+    /// `move-priorities`: only the turns of the first listed move type that has any;
+    /// unlisted types rank below every listed one.
+    fn prioritised(&self, moves: Vec<Move>) -> Vec<Move> {
+        let priorities = &self.tables.priorities;
+        if priorities.is_empty() || moves.is_empty() {
+            return moves;
+        }
+        let rank = |m: &Move| {
+            let t = m.steps.first().and_then(|s| s.move_type);
+            t.and_then(|t| priorities.iter().position(|&p| p == t))
+                .unwrap_or(priorities.len())
+        };
+        let best = moves.iter().map(rank).min().unwrap_or(0);
+        moves.into_iter().filter(|m| rank(m) == best).collect()
+    }
+
+    /// Whether the player to move in `state` could capture a royal piece of `owner`.
+    pub fn royal_attacked(&self, state: &State, owner: PlayerIx, royal: u64) -> bool {
+        self.attacks(state, self.turn(state), owner, royal)
+    }
+
+    /// Whether a turn of `turn` in `state` could capture a piece of `owner` whose kind is
+    /// in the `royal` bitset (partial-move chains and drops included).
+    pub fn attacks(&self, state: &State, turn: Turn, owner: PlayerIx, royal: u64) -> bool {
+        let targets: Vec<Pos> = state
+            .board
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_some_and(|p| p.owner == owner && royal >> p.kind & 1 == 1))
+            .map(|(pos, _)| pos as Pos)
+            .collect();
+        self.gen().captures_any_of(state, turn, &targets)
+    }
+
+    /// The position after a turn.
+    pub fn play(&self, state: &State, mv: &Move) -> State {
+        let mut next = state.clone();
+        next.last_captured.clear();
+        for step in &mv.steps {
+            next.apply_step(&self.tables, step);
+        }
+        if mv.is_pass() {
+            next.last_from = None;
+            next.last_to = None;
+        }
+        next.history = Some(Rc::new(History {
+            hash: state.position_hash(&self.tables),
+            previous: state.history.clone(),
+        }));
+        next.turn += 1;
+        next
+    }
+
+    /// The result of the game in `state`, if it is over. `moves` are the legal moves of
+    /// the player to move (computed by the caller, who usually needs them anyway).
+    pub fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {
+        goals::outcome(self, state, moves)
+    }
+}
+
+/// Move generation over borrowed tables and templates, so that a template asking
+/// `attacked?` can generate the other side's moves.
+pub struct Gen<'a, T: ?Sized> {
+    pub tables: &'a Tables,
+    pub templates: &'a T,
+}
+
+impl<T: Templates + ?Sized> Gen<'_, T> {
+    /// Turns before legality, priorities and passes.
+    pub fn pseudo_legal(&self, state: &State, turn: Turn) -> Vec<Move> {
+        let filter = match turn.move_type {
+            Some(t) => Filter::Type(Some(t)),
+            None => Filter::Any,
+        };
+        let mut first = Vec::new();
+        self.first_steps(state, turn, filter, &mut first);
+        let mut moves = Vec::new();
+        for step in first {
+            self.extend_chain(state, turn, vec![step], &mut moves);
+        }
+        moves
+    }
+
+    fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Vec<Step>) {
+        for (pos, piece) in state.board.iter().enumerate() {
+            if piece.is_some_and(|p| p.owner == turn.move_as) {
+                self.templates
+                    .piece_moves(self.tables, state, turn, pos as Pos, filter, out);
+            }
+        }
+        for kind in 0..self.tables.kinds() as Kind {
+            if self.templates.has_drops(kind) && state.stock(self.tables, turn.move_as, kind) > 0 {
+                self.templates
+                    .drops(self.tables, state, turn, kind, filter, out);
+            }
+        }
+    }
+
+    /// Completes a chain whose last step may be partial, pushing every complete turn.
+    fn extend_chain(&self, state: &State, turn: Turn, chain: Vec<Step>, out: &mut Vec<Move>) {
+        let Some(last) = chain.last() else { return };
+        let Some(continue_with) = last.continue_with else {
+            out.push(Move { steps: chain });
+            return;
+        };
+        if chain.len() >= MAX_CHAIN {
+            out.push(Move { steps: chain });
+            return;
+        }
+        let mut after = state.clone();
+        after.last_captured.clear();
+        for step in &chain {
+            after.apply_step(self.tables, step);
+        }
+        let mut next = Vec::new();
+        self.templates.piece_moves(
+            self.tables,
+            &after,
+            turn,
+            last.to,
+            Filter::Type(continue_with),
+            &mut next,
+        );
+        if next.is_empty() || self.tables.options.pass_partial {
+            out.push(Move {
+                steps: chain.clone(),
+            });
+        }
+        for step in next {
+            let mut longer = chain.clone();
+            longer.push(step);
+            self.extend_chain(state, turn, longer, out);
+        }
+    }
+
+    /// Whether some turn of `turn` in `state` removes a piece from one of `targets`.
+    pub fn captures_any_of(&self, state: &State, turn: Turn, targets: &[Pos]) -> bool {
+        !targets.is_empty()
+            && self
+                .pseudo_legal(state, turn)
+                .iter()
+                .any(|m| m.steps.iter().any(|s| captures_any(s, targets)))
+    }
+}
+
+fn captures_any(step: &Step, targets: &[Pos]) -> bool {
+    step.changes.iter().any(|c| match *c {
+        Change::Capture { pos } | Change::Create { pos, .. } | Change::Place { pos, .. } => {
+            targets.contains(&pos)
+        }
+        Change::Move { from, to } => from != to && targets.contains(&to),
+        _ => false,
+    })
+}
+
+/// What search algorithms need from a game, whatever executes its templates.
+pub trait Game {
+    type State: Clone;
+    type Move: Clone;
+
+    fn start(&self) -> Self::State;
+    fn legal_moves(&self, state: &Self::State) -> Vec<Self::Move>;
+    fn play(&self, state: &Self::State, mv: &Self::Move) -> Self::State;
+    /// The result if the game is over in `state`, given its legal moves.
+    fn outcome(&self, state: &Self::State, moves: &[Self::Move]) -> Option<Outcome>;
+    /// The move in saved-game notation.
+    fn notation(&self, state: &Self::State, mv: &Self::Move) -> String;
+}
+
+impl<T: Templates> Game for Engine<T> {
+    type State = State;
+    type Move = Move;
+
+    fn start(&self) -> State {
+        Engine::start(self)
+    }
+
+    fn legal_moves(&self, state: &State) -> Vec<Move> {
+        Engine::legal_moves(self, state)
+    }
+
+    fn play(&self, state: &State, mv: &Move) -> State {
+        Engine::play(self, state, mv)
+    }
+
+    fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {
+        Engine::outcome(self, state, moves)
+    }
+
+    fn notation(&self, state: &State, mv: &Move) -> String {
+        crate::notation(&self.tables, state, mv)
+    }
+}

@@ -1,0 +1,171 @@
+//! Goals: evaluated after every complete turn, on the new position, in file order; the
+//! first that holds decides. Conditions about the next turn (`stalemated`, `checkmated`,
+//! `repetition`) hold only for the player now to move. A third repetition ends the game
+//! even without a `repetition` goal (a draw, then), and so does a player with no legal
+//! move for whom no goal fires.
+
+use crate::engine::{Engine, Move, Outcome, Templates};
+use crate::state::State;
+use crate::tables::{GoalCond, GoalKind, PieceRef, Place, Tables, NO_POS};
+use crate::{PlayerIx, Pos};
+
+pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) -> Option<Outcome> {
+    let tables = &engine.tables;
+    let to_move = engine.turn(state).player;
+    let view = View {
+        engine,
+        state,
+        moves,
+        to_move,
+    };
+    for goal in &tables.goals {
+        for &player in &goal.players {
+            if !view.holds(&goal.condition, player) {
+                continue;
+            }
+            return Some(match goal.kind {
+                GoalKind::Win => Outcome::Win(player),
+                GoalKind::Loss => Outcome::Loss(player),
+                GoalKind::Draw => Outcome::Draw,
+                GoalKind::Count => count_outcome(tables, state),
+            });
+        }
+    }
+    if moves.is_empty() || state.occurrences(tables) >= 3 {
+        return Some(Outcome::Draw);
+    }
+    None
+}
+
+/// `count-condition`: the player with the most pieces on the board wins.
+fn count_outcome(tables: &Tables, state: &State) -> Outcome {
+    let mut counts = vec![0usize; tables.players.len()];
+    for piece in state.board.iter().flatten() {
+        counts[piece.owner as usize] += 1;
+    }
+    let best = counts.iter().copied().max().unwrap_or(0);
+    let leaders: Vec<usize> = (0..counts.len()).filter(|&p| counts[p] == best).collect();
+    match leaders.as_slice() {
+        [one] => Outcome::Win(*one as PlayerIx),
+        _ => Outcome::Draw,
+    }
+}
+
+struct View<'a, T> {
+    engine: &'a Engine<T>,
+    state: &'a State,
+    moves: &'a [Move],
+    to_move: PlayerIx,
+}
+
+impl<T: Templates> View<'_, T> {
+    fn tables(&self) -> &Tables {
+        &self.engine.tables
+    }
+
+    fn holds(&self, cond: &GoalCond, player: PlayerIx) -> bool {
+        let state = self.state;
+        match cond {
+            GoalCond::PiecesRemaining { count, kind } => {
+                let n = state
+                    .board
+                    .iter()
+                    .flatten()
+                    .filter(|p| p.owner == player && kind.is_none_or(|k| p.kind == k))
+                    .count();
+                n == *count as usize
+            }
+            GoalCond::TotalPieceCount { count, kind } => {
+                let n = state
+                    .board
+                    .iter()
+                    .flatten()
+                    .filter(|p| kind.is_none_or(|k| p.kind == k))
+                    .count();
+                n == *count as usize
+            }
+            GoalCond::Stalemated => player == self.to_move && self.moves.is_empty(),
+            GoalCond::Repetition => player == self.to_move && state.occurrences(self.tables()) >= 3,
+            GoalCond::Checkmated(kinds) => {
+                player == self.to_move && self.moves.is_empty() && self.attacked(player, kinds)
+            }
+            GoalCond::Captured(kinds) => state
+                .last_captured
+                .iter()
+                .any(|p| p.owner == player && kinds.contains(&p.kind)),
+            GoalCond::AbsoluteConfig { pieces, places } => {
+                places.iter().all(|place| match *place {
+                    Place::Position(pos) => self.matches_any(pieces, player, pos),
+                    Place::Zone(zone) => (0..state.board.len() as Pos)
+                        .filter(|&pos| self.tables().in_zone(zone, player, pos))
+                        .any(|pos| self.matches_any(pieces, player, pos)),
+                })
+            }
+            GoalCond::RelativeConfig { first, steps } => {
+                (0..state.board.len() as Pos).any(|start| {
+                    if !self.matches(*first, player, start) {
+                        return false;
+                    }
+                    let mut pos = start;
+                    steps.iter().all(|&(dir, piece)| {
+                        let dir = self.tables().symmetry[player as usize][dir as usize];
+                        pos = self.tables().link(pos, dir);
+                        pos != NO_POS && self.matches(piece, player, pos)
+                    })
+                })
+            }
+            GoalCond::And(parts) => parts.iter().all(|c| self.holds(c, player)),
+            GoalCond::Or(parts) => parts.iter().any(|c| self.holds(c, player)),
+            GoalCond::Not(inner) => !self.holds(inner, player),
+        }
+    }
+
+    fn matches_any(&self, pieces: &[PieceRef], player: PlayerIx, pos: Pos) -> bool {
+        pieces.iter().any(|&p| self.matches(p, player, pos))
+    }
+
+    fn matches(&self, piece: PieceRef, player: PlayerIx, pos: Pos) -> bool {
+        let at = self.state.at(pos);
+        match piece {
+            PieceRef::Own(kind) => at.is_some_and(|p| p.kind == kind && p.owner == player),
+            PieceRef::Opponent(kind) => at.is_some_and(|p| p.kind == kind && p.owner != player),
+            PieceRef::AnyOwner(kind) => at.is_some_and(|p| p.kind == kind),
+            PieceRef::Absent(kind) => at.is_none_or(|p| p.kind != kind),
+        }
+    }
+
+    /// Whether another player could capture one of `player`'s pieces of these kinds.
+    fn attacked(&self, player: PlayerIx, kinds: &[crate::Kind]) -> bool {
+        let royal = kinds.iter().fold(0u64, |bits, &k| bits | 1 << k);
+        let tables = self.tables();
+        (0..tables.players.len() as PlayerIx)
+            .filter(|&p| p != player && tables.is_active(p))
+            .any(|opponent| {
+                let turn = tables.turns.iter().copied().find(|t| t.player == opponent);
+                turn.is_some_and(|turn| self.engine.attacks(self.state, turn, player, royal))
+            })
+    }
+}
+
+/// Whether a position appears in some `absolute-config` goal.
+pub fn is_goal_position(tables: &Tables, pos: Pos) -> bool {
+    fn visit(cond: &GoalCond, tables: &Tables, pos: Pos) -> bool {
+        match cond {
+            GoalCond::AbsoluteConfig { places, .. } => places.iter().any(|place| match *place {
+                Place::Position(p) => p == pos,
+                Place::Zone(zone) => {
+                    (0..tables.players.len() as PlayerIx).any(|pl| tables.in_zone(zone, pl, pos))
+                }
+            }),
+            GoalCond::And(parts) | GoalCond::Or(parts) => {
+                parts.iter().any(|c| visit(c, tables, pos))
+            }
+            GoalCond::Not(inner) => visit(inner, tables, pos),
+            _ => false,
+        }
+    }
+    tables
+        .goals
+        .iter()
+        .any(|g| visit(&g.condition, tables, pos))
+}

@@ -1,0 +1,40 @@
+//! The runtime of zrf game engines: everything a game compiled from a Zillions rules file
+//! needs at play time, and the one implementation of every rule primitive.
+//!
+//! A game is [`Tables`] (board topology, players, turn order, piece types, goals, options)
+//! plus [`Templates`]: the code that runs each piece's move and drop templates. The
+//! interpreter walks the IR to implement [`Templates`]; generated code implements it with
+//! straight-line Rust. Both drive the same [`Run`], the object that executes one template
+//! with Zillions' semantics (deferred effects, effects after an `add` dropped for later
+//! adds, a single mark, flags reset per partial move), and both share [`Engine`], which
+//! turns template results into complete turns (partial-move chains, move priorities,
+//! `checkmated` legality, passes) and decides game results.
+//!
+//! This crate does not depend on the compiler.
+
+mod engine;
+mod goals;
+mod notation;
+mod run;
+mod state;
+mod tables;
+
+pub use engine::{Engine, Game, Gen, Move, Outcome, Templates};
+pub use notation::notation;
+pub use run::{Fail, Loc, Run, StepResult};
+pub use state::{Change, Piece, State, Step};
+pub use tables::{
+    Filter, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place, Player, Setup,
+    Tables, Turn, NO_POS,
+};
+
+/// A board position: an index into [`Tables::positions`].
+pub type Pos = u32;
+/// A direction: an index into [`Tables::directions`].
+pub type Dir = u16;
+/// A piece type: an index into [`Tables::pieces`].
+pub type Kind = u16;
+/// A player: an index into [`Tables::players`].
+pub type PlayerIx = u8;
+/// A move type: an index into [`Tables::move_types`].
+pub type MoveType = u16;

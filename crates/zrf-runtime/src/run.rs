@@ -1,0 +1,467 @@
+//! One run of one move or drop template, with Zillions' semantics.
+//!
+//! The board is never modified while a template runs: predicates read the position as it
+//! was before the move (the moving piece still on its square, captured pieces still
+//! there), and every effect is recorded as a pending [`Change`]. `add` turns the pending
+//! changes into a [`Step`] and clears them, so effects recorded before an `add` are not
+//! part of moves added later in the same run. Flags and position flags belong to the run
+//! (they start false for every run, so for every partial move); there is one mark.
+
+use crate::state::{Change, Piece, State, Step};
+use crate::tables::{Tables, Turn, NO_POS};
+use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
+
+/// The template failed (a `verify`, a step off the board, `back` with no mark, ...):
+/// the rest of the run is skipped; moves already added are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fail;
+
+pub type StepResult = Result<(), Fail>;
+
+/// Where a predicate looks or an effect applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loc {
+    Here,
+    Pos(Pos),
+    Dir(Dir),
+    /// `(opposite dir)`.
+    Opposite(Dir),
+}
+
+/// Iterations a `while` may run before the run is abandoned as a runaway loop.
+pub const MAX_LOOP: u32 = 10_000;
+
+pub struct Run<'a> {
+    pub tables: &'a Tables,
+    pub state: &'a State,
+    pub turn: Turn,
+    /// The current position.
+    pub pos: Pos,
+    from: Option<Pos>,
+    to: Option<Pos>,
+    /// The piece the template moves, and the square it is taken from (none for drops).
+    held: Option<(Piece, Option<Pos>)>,
+    mark: Option<Pos>,
+    flags: Vec<bool>,
+    position_flags: Vec<Vec<bool>>,
+    pending: Vec<Change>,
+    move_type: Option<MoveType>,
+    out: &'a mut Vec<Step>,
+}
+
+impl<'a> Run<'a> {
+    /// A run of a move template of the piece on `pos`.
+    pub fn for_move(
+        tables: &'a Tables,
+        state: &'a State,
+        turn: Turn,
+        pos: Pos,
+        move_type: Option<MoveType>,
+        out: &'a mut Vec<Step>,
+    ) -> Run<'a> {
+        let held = state.at(pos).map(|piece| (piece, Some(pos)));
+        Run::new(tables, state, turn, pos, Some(pos), held, move_type, out)
+    }
+
+    /// A run of a drop template of piece type `kind` at `pos`.
+    pub fn for_drop(
+        tables: &'a Tables,
+        state: &'a State,
+        turn: Turn,
+        pos: Pos,
+        kind: Kind,
+        move_type: Option<MoveType>,
+        out: &'a mut Vec<Step>,
+    ) -> Run<'a> {
+        let piece = Piece {
+            kind,
+            owner: turn.move_as,
+            attributes: tables.pieces[kind as usize].default_attributes,
+        };
+        Run::new(
+            tables,
+            state,
+            turn,
+            pos,
+            None,
+            Some((piece, None)),
+            move_type,
+            out,
+        )
+    }
+
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "private constructor behind two public ones"
+    )]
+    fn new(
+        tables: &'a Tables,
+        state: &'a State,
+        turn: Turn,
+        pos: Pos,
+        from: Option<Pos>,
+        held: Option<(Piece, Option<Pos>)>,
+        move_type: Option<MoveType>,
+        out: &'a mut Vec<Step>,
+    ) -> Run<'a> {
+        Run {
+            tables,
+            state,
+            turn,
+            pos,
+            from,
+            to: None,
+            held,
+            mark: None,
+            flags: vec![false; tables.flags],
+            position_flags: vec![Vec::new(); tables.position_flags],
+            pending: Vec::new(),
+            move_type,
+            out,
+        }
+    }
+
+    fn mover(&self) -> PlayerIx {
+        self.turn.move_as
+    }
+
+    /// The direction the moving player actually goes in.
+    fn direction(&self, dir: Dir) -> Dir {
+        self.tables
+            .symmetry
+            .get(self.mover() as usize)
+            .and_then(|map| map.get(dir as usize))
+            .copied()
+            .unwrap_or(dir)
+    }
+
+    fn opposite(&self, dir: Dir) -> Option<Dir> {
+        self.tables
+            .opposite
+            .get(self.direction(dir) as usize)
+            .copied()
+            .flatten()
+    }
+
+    /// The square a location names, or [`NO_POS`].
+    pub fn resolve(&self, loc: Loc) -> Pos {
+        match loc {
+            Loc::Here => self.pos,
+            Loc::Pos(p) => p,
+            Loc::Dir(d) => self.tables.link(self.pos, self.direction(d)),
+            Loc::Opposite(d) => self
+                .opposite(d)
+                .map_or(NO_POS, |o| self.tables.link(self.pos, o)),
+        }
+    }
+
+    fn must(&self, loc: Loc) -> Result<Pos, Fail> {
+        match self.resolve(loc) {
+            NO_POS => Err(Fail),
+            pos => Ok(pos),
+        }
+    }
+
+    // Navigation.
+
+    pub fn step(&mut self, dir: Dir) -> StepResult {
+        self.pos = self.must(Loc::Dir(dir))?;
+        Ok(())
+    }
+
+    pub fn step_opposite(&mut self, dir: Dir) -> StepResult {
+        self.pos = self.must(Loc::Opposite(dir))?;
+        Ok(())
+    }
+
+    pub fn jump(&mut self, pos: Pos) {
+        self.pos = pos;
+    }
+
+    pub fn mark(&mut self) {
+        self.mark = Some(self.pos);
+    }
+
+    pub fn back(&mut self) -> StepResult {
+        self.pos = self.mark.ok_or(Fail)?;
+        Ok(())
+    }
+
+    pub fn go_from(&mut self) -> StepResult {
+        self.pos = self.from.ok_or(Fail)?;
+        Ok(())
+    }
+
+    pub fn go_to(&mut self) -> StepResult {
+        self.pos = self.to.ok_or(Fail)?;
+        Ok(())
+    }
+
+    pub fn go_mark(&mut self) -> StepResult {
+        self.back()
+    }
+
+    pub fn go_last_from(&mut self) -> StepResult {
+        self.pos = self.state.last_from.ok_or(Fail)?;
+        Ok(())
+    }
+
+    pub fn go_last_to(&mut self) -> StepResult {
+        self.pos = self.state.last_to.ok_or(Fail)?;
+        Ok(())
+    }
+
+    // Predicates: the board as it was before the move.
+
+    pub fn empty(&self, loc: Loc) -> bool {
+        let pos = self.resolve(loc);
+        pos != NO_POS && self.state.at(pos).is_none()
+    }
+
+    pub fn friend(&self, loc: Loc) -> bool {
+        self.state
+            .at(self.resolve(loc))
+            .is_some_and(|p| p.owner == self.mover())
+    }
+
+    pub fn enemy(&self, loc: Loc) -> bool {
+        self.state
+            .at(self.resolve(loc))
+            .is_some_and(|p| p.owner != self.mover() && self.tables.is_active(p.owner))
+    }
+
+    pub fn neutral(&self, loc: Loc) -> bool {
+        self.state
+            .at(self.resolve(loc))
+            .is_some_and(|p| !self.tables.is_active(p.owner))
+    }
+
+    pub fn piece(&self, kind: Kind, loc: Loc) -> bool {
+        self.state
+            .at(self.resolve(loc))
+            .is_some_and(|p| p.kind == kind)
+    }
+
+    pub fn in_zone(&self, zone: u16, loc: Loc) -> bool {
+        self.tables.in_zone(zone, self.mover(), self.resolve(loc))
+    }
+
+    pub fn on_board(&self, loc: Loc) -> bool {
+        self.resolve(loc) != NO_POS
+    }
+
+    pub fn flag(&self, flag: usize) -> bool {
+        self.flags.get(flag).copied().unwrap_or(false)
+    }
+
+    pub fn position_flag(&self, flag: usize, loc: Loc) -> bool {
+        let pos = self.resolve(loc);
+        pos != NO_POS
+            && self
+                .position_flags
+                .get(flag)
+                .and_then(|f| f.get(pos as usize))
+                .copied()
+                .unwrap_or(false)
+    }
+
+    pub fn attribute(&self, attribute: u8, loc: Loc) -> bool {
+        self.state
+            .at(self.resolve(loc))
+            .is_some_and(|p| p.attributes >> attribute & 1 == 1)
+    }
+
+    pub fn last_from(&self, loc: Loc) -> bool {
+        let pos = self.resolve(loc);
+        pos != NO_POS && self.state.last_from == Some(pos)
+    }
+
+    pub fn last_to(&self, loc: Loc) -> bool {
+        let pos = self.resolve(loc);
+        pos != NO_POS && self.state.last_to == Some(pos)
+    }
+
+    pub fn at_position(&self, pos: Pos) -> bool {
+        self.pos == pos
+    }
+
+    pub fn marked(&self, loc: Loc) -> bool {
+        let pos = self.resolve(loc);
+        pos != NO_POS && self.mark == Some(pos)
+    }
+
+    pub fn adjacent_to_enemy(&self, loc: Loc) -> bool {
+        let pos = self.resolve(loc);
+        pos != NO_POS
+            && (0..self.tables.directions.len() as Dir).any(|d| {
+                self.state
+                    .at(self.tables.link(pos, d))
+                    .is_some_and(|p| p.owner != self.mover() && self.tables.is_active(p.owner))
+            })
+    }
+
+    pub fn goal_position(&self, loc: Loc) -> bool {
+        let pos = self.resolve(loc);
+        pos != NO_POS && crate::goals::is_goal_position(self.tables, pos)
+    }
+
+    // Effects: recorded, applied when the move is made.
+
+    pub fn capture(&mut self, loc: Loc) -> StepResult {
+        let pos = self.must(loc)?;
+        self.pending.push(Change::Capture { pos });
+        Ok(())
+    }
+
+    /// `create`: a piece of `kind` (the moving piece's type when absent) owned by `owner`
+    /// (the mover when absent).
+    pub fn create(&mut self, owner: Option<PlayerIx>, kind: Option<Kind>, loc: Loc) -> StepResult {
+        let pos = self.must(loc)?;
+        let kind = kind.or(self.held.map(|(p, _)| p.kind)).ok_or(Fail)?;
+        let piece = Piece {
+            kind,
+            owner: owner.unwrap_or(self.mover()),
+            attributes: self.tables.pieces[kind as usize].default_attributes,
+        };
+        self.pending.push(Change::Create { pos, piece });
+        Ok(())
+    }
+
+    pub fn change_type(&mut self, kind: Kind, loc: Loc) -> StepResult {
+        let pos = self.must(loc)?;
+        self.pending.push(Change::ChangeType { pos, kind });
+        Ok(())
+    }
+
+    pub fn change_owner(&mut self, loc: Loc) -> StepResult {
+        let pos = self.must(loc)?;
+        let owner = self.mover();
+        self.pending.push(Change::ChangeOwner { pos, owner });
+        Ok(())
+    }
+
+    pub fn flip(&mut self, loc: Loc) -> StepResult {
+        let pos = self.must(loc)?;
+        self.pending.push(Change::Flip { pos });
+        Ok(())
+    }
+
+    /// Sets an attribute of the piece standing on the current square once the move is
+    /// made (not of the moving piece: to mark it, set the attribute at its destination).
+    pub fn set_attribute(&mut self, attribute: u8, value: bool) {
+        let pos = self.pos;
+        self.pending.push(Change::SetAttribute {
+            pos,
+            attribute,
+            value,
+        });
+    }
+
+    /// Flags change at once and are visible to the rest of the run.
+    pub fn set_flag(&mut self, flag: usize, value: bool) {
+        if let Some(slot) = self.flags.get_mut(flag) {
+            *slot = value;
+        }
+    }
+
+    pub fn set_position_flag(&mut self, flag: usize, value: bool, loc: Loc) -> StepResult {
+        let pos = self.must(loc)?;
+        let positions = self.tables.positions.len();
+        if let Some(flags) = self.position_flags.get_mut(flag) {
+            if flags.is_empty() {
+                flags.resize(positions, false);
+            }
+            flags[pos as usize] = value;
+        }
+        Ok(())
+    }
+
+    // The moving piece.
+
+    /// `to`: set the moving piece down on the current square now.
+    pub fn to(&mut self) {
+        self.to = Some(self.pos);
+        if let Some((piece, from)) = self.held.take() {
+            self.pending.push(self.movement(piece, from, self.pos));
+        }
+    }
+
+    /// `from`: pick up the piece on the current square as the new moving piece.
+    pub fn from(&mut self) -> StepResult {
+        let piece = self.state.at(self.pos).ok_or(Fail)?;
+        self.held = Some((piece, Some(self.pos)));
+        self.from = Some(self.pos);
+        Ok(())
+    }
+
+    /// `cascade`: `to` (if a piece is held), then `from` on the same square.
+    pub fn cascade(&mut self) -> StepResult {
+        if self.held.is_some() {
+            self.to();
+        }
+        self.from()
+    }
+
+    fn movement(&self, piece: Piece, from: Option<Pos>, to: Pos) -> Change {
+        match from {
+            Some(from) => Change::Move { from, to },
+            None => Change::Place { pos: to, piece },
+        }
+    }
+
+    /// `add` and its family: one step per promotion choice (or one, with `promote`
+    /// empty); `copy` leaves the piece on its square too; `continue_with` makes the step
+    /// partial.
+    pub fn add(&mut self, promote: &[Kind], copy: bool, continue_with: Option<Option<MoveType>>) {
+        let mut changes = std::mem::take(&mut self.pending);
+        // A held piece goes to the current square; once set down by `to`, the step ends
+        // where `to` put it.
+        let (from, dest) = match self.held {
+            Some((piece, origin)) => {
+                let dest = self.pos;
+                let movement = if copy {
+                    Change::Place { pos: dest, piece }
+                } else {
+                    self.movement(piece, origin, dest)
+                };
+                changes.insert(0, movement);
+                if origin.is_none() {
+                    changes.push(Change::TakeStock {
+                        player: piece.owner,
+                        kind: piece.kind,
+                    });
+                }
+                (origin, dest)
+            }
+            None => (self.from, self.to.unwrap_or(self.pos)),
+        };
+        let mut emit = |changes: Vec<Change>| {
+            self.out.push(Step {
+                from,
+                to: dest,
+                changes,
+                move_type: self.move_type,
+                continue_with,
+            })
+        };
+        match promote {
+            [] => emit(changes),
+            kinds => {
+                for &kind in kinds {
+                    let mut promoted = changes.clone();
+                    promoted.push(Change::ChangeType { pos: dest, kind });
+                    emit(promoted);
+                }
+            }
+        }
+    }
+
+    /// Guards a `while` loop: call once per iteration.
+    pub fn loop_guard(iteration: &mut u32) -> StepResult {
+        *iteration += 1;
+        if *iteration > MAX_LOOP {
+            return Err(Fail);
+        }
+        Ok(())
+    }
+}

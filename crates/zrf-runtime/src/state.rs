@@ -1,0 +1,269 @@
+//! Positions of a game in play, and moves as change lists applied in Zillions' order.
+
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+use crate::tables::{Tables, NO_POS};
+use crate::{Kind, MoveType, PlayerIx, Pos};
+
+/// A piece on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub kind: Kind,
+    pub owner: PlayerIx,
+    /// Bit `a` set: attribute `a` is true.
+    pub attributes: u32,
+}
+
+/// One change a step makes. A step's changes are applied in three passes: movements and
+/// placements, then captures, creations, type and owner changes in recording order, then
+/// attribute writes on the pieces standing on the named squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Change {
+    /// Move the piece on `from` to `to` (whatever stands on `to` is removed).
+    Move {
+        from: Pos,
+        to: Pos,
+    },
+    /// Put a new piece down as a movement (a drop, or `add-copy`).
+    Place {
+        pos: Pos,
+        piece: Piece,
+    },
+    Capture {
+        pos: Pos,
+    },
+    Create {
+        pos: Pos,
+        piece: Piece,
+    },
+    ChangeType {
+        pos: Pos,
+        kind: Kind,
+    },
+    ChangeOwner {
+        pos: Pos,
+        owner: PlayerIx,
+    },
+    /// Give the piece to the other player (the next one in `players` order).
+    Flip {
+        pos: Pos,
+    },
+    SetAttribute {
+        pos: Pos,
+        attribute: u8,
+        value: bool,
+    },
+    /// Take a piece of this kind from the player's off-board stock (a drop).
+    TakeStock {
+        player: PlayerIx,
+        kind: Kind,
+    },
+}
+
+/// One step of a turn: what one `add` (or `add-partial`) produced.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    /// Where the moving piece started (none for drops).
+    pub from: Option<Pos>,
+    /// Where it arrived.
+    pub to: Pos,
+    pub changes: Vec<Change>,
+    /// The move type of the template that produced the step.
+    pub move_type: Option<MoveType>,
+    /// For `add-partial`: the move type the same piece continues with (`None`: untyped
+    /// templates).
+    pub continue_with: Option<Option<MoveType>>,
+}
+
+/// Previous positions of the game, shared between copies of a state.
+#[derive(Debug)]
+pub struct History {
+    pub hash: u64,
+    pub previous: Option<Rc<History>>,
+}
+
+/// A position in play.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub board: Vec<Option<Piece>>,
+    /// `stock[player * kinds + kind]`: pieces off the board, available for drops.
+    pub stock: Vec<u32>,
+    /// Turns played so far (index into the turn order, cycling after `repeat`).
+    pub turn: u32,
+    pub last_from: Option<Pos>,
+    pub last_to: Option<Pos>,
+    /// Pieces captured by the last move (for `captured` goals).
+    pub last_captured: Vec<Piece>,
+    /// Hashes of the positions before this one, for repetition.
+    pub history: Option<Rc<History>>,
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        self.board == other.board && self.stock == other.stock && self.turn == other.turn
+    }
+}
+
+impl State {
+    /// The start position from the setup.
+    pub fn start(tables: &Tables) -> State {
+        let mut state = State {
+            board: vec![None; tables.positions.len()],
+            stock: vec![0; tables.players.len() * tables.kinds()],
+            turn: 0,
+            last_from: None,
+            last_to: None,
+            last_captured: Vec::new(),
+            history: None,
+        };
+        for setup in &tables.setup {
+            let piece = Piece {
+                kind: setup.kind,
+                owner: setup.player,
+                attributes: tables.pieces[setup.kind as usize].default_attributes,
+            };
+            for &pos in &setup.positions {
+                state.board[pos as usize] = Some(piece);
+            }
+            state.stock[setup.player as usize * tables.kinds() + setup.kind as usize] +=
+                setup.off_board;
+        }
+        state
+    }
+
+    pub fn at(&self, pos: Pos) -> Option<Piece> {
+        if pos == NO_POS {
+            return None;
+        }
+        self.board.get(pos as usize).copied().flatten()
+    }
+
+    pub fn stock(&self, tables: &Tables, player: PlayerIx, kind: Kind) -> u32 {
+        self.stock[player as usize * tables.kinds() + kind as usize]
+    }
+
+    /// What repetition compares: placement, stocks and the player to move.
+    pub fn position_hash(&self, tables: &Tables) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.board.hash(&mut hasher);
+        self.stock.hash(&mut hasher);
+        tables.turn(self.turn).hash_player(&mut hasher);
+        hasher.finish()
+    }
+
+    /// How many times this position occurred, this time included.
+    pub fn occurrences(&self, tables: &Tables) -> usize {
+        let hash = self.position_hash(tables);
+        let mut count = 1;
+        let mut node = self.history.as_deref();
+        while let Some(h) = node {
+            count += usize::from(h.hash == hash);
+            node = h.previous.as_deref();
+        }
+        count
+    }
+
+    /// Applies one step to the board (not the turn counter).
+    pub fn apply_step(&mut self, tables: &Tables, step: &Step) {
+        let recycle = tables.options.recycle_captures;
+        let mut removed: Vec<Piece> = Vec::new();
+        // 1. Movements and placements, read from the board before the step so that a
+        //    row pushed with `cascade` moves as one.
+        let moving: Vec<(Option<Piece>, Pos)> = step
+            .changes
+            .iter()
+            .filter_map(|c| match *c {
+                Change::Move { from, to } => Some((self.at(from), to)),
+                Change::Place { pos, piece } => Some((Some(piece), pos)),
+                _ => None,
+            })
+            .collect();
+        for change in &step.changes {
+            if let Change::Move { from, .. } = *change {
+                self.board[from as usize] = None;
+            }
+        }
+        for (piece, to) in moving {
+            if let Some(occupant) = self.board[to as usize].take() {
+                removed.push(occupant);
+            }
+            self.board[to as usize] = piece;
+        }
+        // 2. Captures, creations, type and owner changes. A piece changed in this step
+        //    cannot also be captured in it: Zillions records one change per piece.
+        let mut changed: Vec<Pos> = Vec::new();
+        for change in &step.changes {
+            match *change {
+                Change::Capture { pos } => {
+                    if !changed.contains(&pos) {
+                        if let Some(piece) = self.board[pos as usize].take() {
+                            removed.push(piece);
+                        }
+                    }
+                }
+                Change::Create { pos, piece } => {
+                    if let Some(occupant) = self.board[pos as usize].replace(piece) {
+                        removed.push(occupant);
+                    }
+                }
+                Change::ChangeType { pos, kind } => {
+                    if let Some(piece) = &mut self.board[pos as usize] {
+                        piece.kind = kind;
+                        changed.push(pos);
+                    }
+                }
+                Change::ChangeOwner { pos, owner } => {
+                    if let Some(piece) = &mut self.board[pos as usize] {
+                        piece.owner = owner;
+                        changed.push(pos);
+                    }
+                }
+                Change::Flip { pos } => {
+                    if let Some(piece) = &mut self.board[pos as usize] {
+                        piece.owner =
+                            ((piece.owner as usize + 1) % tables.players.len()) as PlayerIx;
+                        changed.push(pos);
+                    }
+                }
+                Change::TakeStock { player, kind } => {
+                    let slot = &mut self.stock[player as usize * tables.kinds() + kind as usize];
+                    *slot = slot.saturating_sub(1);
+                }
+                Change::SetAttribute { pos, .. } => changed.push(pos),
+                Change::Move { .. } | Change::Place { .. } => {}
+            }
+        }
+        // 3. Attributes, on whatever piece now stands on the square.
+        for change in &step.changes {
+            if let Change::SetAttribute {
+                pos,
+                attribute,
+                value,
+            } = *change
+            {
+                if let Some(piece) = &mut self.board[pos as usize] {
+                    if value {
+                        piece.attributes |= 1 << attribute;
+                    } else {
+                        piece.attributes &= !(1 << attribute);
+                    }
+                }
+            }
+        }
+        if recycle {
+            for piece in &removed {
+                self.stock[piece.owner as usize * tables.kinds() + piece.kind as usize] += 1;
+            }
+        }
+        self.last_captured.extend(removed);
+        self.last_from = step.from;
+        self.last_to = Some(step.to);
+    }
+}
+
+impl crate::tables::Turn {
+    fn hash_player<H: Hasher>(&self, hasher: &mut H) {
+        (self.player, self.move_as, self.move_type).hash(hasher);
+    }
+}

@@ -1,0 +1,202 @@
+//! The static description of a game: topology, players, turn order, pieces, goals,
+//! options. Built once by the interpreter from the IR, or emitted as data by generated code.
+
+use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
+
+/// No position (off the board, or no link).
+pub const NO_POS: Pos = Pos::MAX;
+
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub name: String,
+    /// Moves are chosen uniformly at random (names starting with `?`).
+    pub random: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    pub player: PlayerIx,
+    pub move_as: PlayerIx,
+    pub move_type: Option<MoveType>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PieceInfo {
+    pub name: String,
+    /// Bit `a` set: attribute `a` starts true.
+    pub default_attributes: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub player: PlayerIx,
+    pub kind: Kind,
+    pub positions: Vec<Pos>,
+    pub off_board: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoalKind {
+    Win,
+    Loss,
+    Draw,
+    Count,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PieceRef {
+    Own(Kind),
+    Opponent(Kind),
+    AnyOwner(Kind),
+    Absent(Kind),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Position(Pos),
+    Zone(u16),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoalCond {
+    PiecesRemaining {
+        count: u32,
+        kind: Option<Kind>,
+    },
+    TotalPieceCount {
+        count: u32,
+        kind: Option<Kind>,
+    },
+    Stalemated,
+    Repetition,
+    AbsoluteConfig {
+        pieces: Vec<PieceRef>,
+        places: Vec<Place>,
+    },
+    RelativeConfig {
+        first: PieceRef,
+        steps: Vec<(Dir, PieceRef)>,
+    },
+    Checkmated(Vec<Kind>),
+    Captured(Vec<Kind>),
+    And(Vec<GoalCond>),
+    Or(Vec<GoalCond>),
+    Not(Box<GoalCond>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Goal {
+    pub kind: GoalKind,
+    pub players: Vec<PlayerIx>,
+    pub condition: GoalCond,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PassTurn {
+    #[default]
+    Never,
+    Always,
+    Forced,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    pub pass_turn: PassTurn,
+    pub pass_partial: bool,
+    pub recycle_captures: bool,
+    /// `maximal captures`: keep only the turns capturing the most pieces.
+    pub maximal_captures: bool,
+}
+
+/// Which templates a run may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Filter {
+    /// Every template (an unrestricted turn).
+    Any,
+    /// Only templates listed under this move type (`None`: only untyped templates).
+    Type(Option<MoveType>),
+}
+
+impl Filter {
+    pub fn allows(self, template_type: Option<MoveType>) -> bool {
+        match self {
+            Filter::Any => true,
+            Filter::Type(t) => t == template_type,
+        }
+    }
+}
+
+/// Everything static about a game.
+#[derive(Clone, Debug)]
+pub struct Tables {
+    pub title: String,
+    pub positions: Vec<String>,
+    pub directions: Vec<String>,
+    /// `links[pos * directions + dir]`, or [`NO_POS`].
+    pub links: Vec<Pos>,
+    /// `zones[zone][player]`: membership bitset over positions.
+    pub zones: Vec<Vec<Vec<u64>>>,
+    pub zone_names: Vec<String>,
+    /// `symmetry[player][dir]`: the direction a player actually moves in.
+    pub symmetry: Vec<Vec<Dir>>,
+    pub opposite: Vec<Option<Dir>>,
+    pub players: Vec<Player>,
+    pub turns: Vec<Turn>,
+    pub repeat_from: usize,
+    pub pieces: Vec<PieceInfo>,
+    pub attributes: Vec<String>,
+    pub move_types: Vec<String>,
+    pub flags: usize,
+    pub position_flags: usize,
+    pub setup: Vec<Setup>,
+    pub goals: Vec<Goal>,
+    pub priorities: Vec<MoveType>,
+    pub options: Options,
+    /// Per player, bit `k` set when piece type `k` may not be left capturable
+    /// (`checkmated` goals).
+    pub royal: Vec<u64>,
+}
+
+impl Tables {
+    pub fn link(&self, pos: Pos, dir: Dir) -> Pos {
+        if pos == NO_POS {
+            return NO_POS;
+        }
+        self.links[pos as usize * self.directions.len() + dir as usize]
+    }
+
+    pub fn in_zone(&self, zone: u16, player: PlayerIx, pos: Pos) -> bool {
+        let Some(bits) = self
+            .zones
+            .get(zone as usize)
+            .and_then(|z| z.get(player as usize))
+        else {
+            return false;
+        };
+        pos != NO_POS
+            && bits
+                .get(pos as usize / 64)
+                .is_some_and(|w| w >> (pos % 64) & 1 == 1)
+    }
+
+    /// The turn entry at the `n`th turn of the game (turns after the last one cycle
+    /// from `repeat_from`).
+    pub fn turn(&self, n: u32) -> Turn {
+        let n = n as usize;
+        let len = self.turns.len();
+        if n < len {
+            return self.turns[n];
+        }
+        let cycle = len - self.repeat_from;
+        self.turns[self.repeat_from + (n - len) % cycle.max(1)]
+    }
+
+    /// Players that take turns; the others are neutral.
+    pub fn is_active(&self, player: PlayerIx) -> bool {
+        self.turns.iter().any(|t| t.player == player)
+    }
+
+    pub fn kinds(&self) -> usize {
+        self.pieces.len()
+    }
+}

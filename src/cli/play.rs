@@ -1,0 +1,152 @@
+//! `zrfc perft` and `zrfc moves`: running a game with the reference interpreter.
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::time::Instant;
+
+use codespan_reporting::term::termcolor::ColorChoice;
+use zrf_runtime::Game;
+
+use super::report_human;
+use crate::frontend::{self, FrontEndOptions, GameResult};
+use crate::interp::{self, Interpreted};
+use crate::source::SourceMap;
+use crate::syntax;
+
+/// The game or variant titled `title` (exactly, else ignoring case), or the first game.
+pub(super) fn select(games: Vec<GameResult>, title: Option<&str>) -> Option<GameResult> {
+    let index = match title {
+        None => 0,
+        Some(title) => games.iter().position(|g| g.title == title).or_else(|| {
+            games
+                .iter()
+                .position(|g| g.title.eq_ignore_ascii_case(title))
+        })?,
+    };
+    games.into_iter().nth(index)
+}
+
+/// Runs the front end and builds the interpreter for one game; `Err` is the exit code.
+fn load(
+    file: &Path,
+    variant: Option<&str>,
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> Result<Interpreted, u8> {
+    let mut sources = SourceMap::new();
+    let front_end =
+        frontend::run(file, &syntax::FsLoader, options, &mut sources).map_err(|err| {
+            eprintln!("error: {err}");
+            2u8
+        })?;
+    let errors: Vec<_> = front_end
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    report_human(&sources, &errors, color);
+    let Some(chosen) = select(front_end.games, variant) else {
+        eprintln!(
+            "error: no game or variant titled {:?} in {}",
+            variant.unwrap_or(""),
+            file.display()
+        );
+        eprintln!(
+            "help: `zrfc check --list {}` lists the titles",
+            file.display()
+        );
+        return Err(if errors.is_empty() { 2 } else { 1 });
+    };
+    let Some(game) = chosen.game else {
+        eprintln!(
+            "error: {:?} has errors; `zrfc check {}` shows them",
+            chosen.title,
+            file.display()
+        );
+        return Err(1);
+    };
+    if let Some(engine) = &game.engine {
+        eprintln!("warning: the moves of {:?} come from the Axiom engine {engine:?}; its ZRF templates are placeholders", game.title);
+    }
+    interp::engine(game).map_err(|err| {
+        eprintln!("error: {err}");
+        1
+    })
+}
+
+pub fn perft(
+    file: &Path,
+    variant: Option<&str>,
+    depth: u32,
+    divide: bool,
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    let engine = match load(file, variant, options, color) {
+        Ok(engine) => engine,
+        Err(code) => return code,
+    };
+    let start = engine.start();
+    let mut stdout = io::stdout().lock();
+    let _ = writeln!(stdout, "{}", engine.tables.title);
+    for d in 1..=depth {
+        let clock = Instant::now();
+        let count = zrf_search::perft(&engine, &start, d);
+        let seconds = clock.elapsed().as_secs_f64();
+        let speed = if seconds > 0.0 {
+            count as f64 / seconds
+        } else {
+            0.0
+        };
+        let _ = writeln!(
+            stdout,
+            "depth {d}: {count} ({seconds:.3} s, {speed:.0} leaves/s)"
+        );
+        let _ = stdout.flush();
+    }
+    if divide && depth > 0 {
+        for (notation, count) in zrf_search::divide(&engine, &start, depth) {
+            let _ = writeln!(stdout, "{notation}: {count}");
+        }
+    }
+    0
+}
+
+pub fn moves(
+    file: &Path,
+    variant: Option<&str>,
+    after: &[String],
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    let engine = match load(file, variant, options, color) {
+        Ok(engine) => engine,
+        Err(code) => return code,
+    };
+    let mut state = engine.start();
+    for (i, wanted) in after.iter().enumerate() {
+        let moves = engine.legal_moves(&state);
+        let found = moves.iter().find(|m| engine.notation(&state, m) == *wanted);
+        let Some(found) = found else {
+            eprintln!(
+                "error: move {} {wanted:?} is not legal here; the legal moves are:",
+                i + 1
+            );
+            for m in &moves {
+                eprintln!("  {}", engine.notation(&state, m));
+            }
+            return 1;
+        };
+        state = engine.play(&state, found);
+    }
+    let moves = engine.legal_moves(&state);
+    let mut stdout = io::stdout().lock();
+    for m in &moves {
+        let _ = writeln!(stdout, "{}", engine.notation(&state, m));
+    }
+    if let Some(outcome) = engine.outcome(&state, &moves) {
+        let _ = writeln!(stdout, "game over: {outcome:?}");
+    }
+    0
+}
