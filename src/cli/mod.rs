@@ -116,6 +116,10 @@ enum Command {
         /// Show the count below each first move.
         #[arg(long)]
         divide: bool,
+        /// Published counts as `depth:count` pairs, comma-separated (`1:20,2:400`); any
+        /// difference exits 1.
+        #[arg(long, value_name = "D:N,...", value_delimiter = ',', value_parser = parse_expectation)]
+        expect: Vec<(u32, u64)>,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -189,6 +193,21 @@ impl FrontEndArgs {
     }
 }
 
+fn parse_expectation(text: &str) -> Result<(u32, u64), String> {
+    let (depth, count) = text
+        .split_once(':')
+        .ok_or_else(|| format!("expected DEPTH:COUNT, found {text:?}"))?;
+    let depth = depth
+        .trim()
+        .parse()
+        .map_err(|e| format!("depth {depth:?}: {e}"))?;
+    let count = count
+        .trim()
+        .parse()
+        .map_err(|e| format!("count {count:?}: {e}"))?;
+    Ok((depth, count))
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum ColorWhen {
     Auto,
@@ -243,12 +262,16 @@ pub fn main() -> ExitCode {
             variant,
             depth,
             divide,
+            expect,
             front_end,
         } => play::perft(
             &file,
             variant.as_deref(),
-            depth,
-            divide,
+            play::PerftRequest {
+                depth,
+                divide,
+                expect,
+            },
             &front_end.options(),
             color,
         ),

@@ -75,11 +75,18 @@ fn load(
     })
 }
 
+/// What `zrfc perft` was asked for.
+pub struct PerftRequest {
+    pub depth: u32,
+    pub divide: bool,
+    /// Published counts: (depth, count).
+    pub expect: Vec<(u32, u64)>,
+}
+
 pub fn perft(
     file: &Path,
     variant: Option<&str>,
-    depth: u32,
-    divide: bool,
+    request: PerftRequest,
     options: &FrontEndOptions,
     color: ColorChoice,
 ) -> u8 {
@@ -90,7 +97,8 @@ pub fn perft(
     let start = engine.start();
     let mut stdout = io::stdout().lock();
     let _ = writeln!(stdout, "{}", engine.tables.title);
-    for d in 1..=depth {
+    let mut mismatches = 0;
+    for d in 1..=request.depth {
         let clock = Instant::now();
         let count = zrf_search::perft(&engine, &start, d);
         let seconds = clock.elapsed().as_secs_f64();
@@ -99,18 +107,31 @@ pub fn perft(
         } else {
             0.0
         };
+        let verdict = match request
+            .expect
+            .iter()
+            .find(|(depth, _)| *depth == d)
+            .map(|e| e.1)
+        {
+            Some(want) if want == count => " ok".to_string(),
+            Some(want) => {
+                mismatches += 1;
+                format!(" MISMATCH: expected {want}")
+            }
+            None => String::new(),
+        };
         let _ = writeln!(
             stdout,
-            "depth {d}: {count} ({seconds:.3} s, {speed:.0} leaves/s)"
+            "depth {d}: {count} ({seconds:.3} s, {speed:.0} leaves/s){verdict}"
         );
         let _ = stdout.flush();
     }
-    if divide && depth > 0 {
-        for (notation, count) in zrf_search::divide(&engine, &start, depth) {
+    if request.divide && request.depth > 0 {
+        for (notation, count) in zrf_search::divide(&engine, &start, request.depth) {
             let _ = writeln!(stdout, "{notation}: {count}");
         }
     }
-    0
+    u8::from(mismatches > 0)
 }
 
 pub fn moves(

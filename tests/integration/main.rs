@@ -4,6 +4,7 @@ mod cli;
 mod expand;
 mod frontend_properties;
 mod includes;
+mod perft;
 mod properties;
 mod samples;
 mod syntax_diagnostics;
