@@ -144,19 +144,48 @@ fn check_one(path: &Path, options: &frontend::FrontEndOptions, relative: String)
     for (index, game) in front_end.games.iter().enumerate() {
         // Keyed by position, not title: expectations hold no text of the corpus.
         let key = format!("{relative} #{}", index + 1);
-        let status = match (&game.game, game.first_error) {
-            (Some(ir), _) if ir.engine.is_some() => "axiom".to_string(),
-            (Some(_), _) => "lowered".to_string(),
-            (None, code) => format!("rejected:{}", code.unwrap_or("?")),
+        let (status, detail) = match (&game.game, game.first_error) {
+            (Some(ir), _) => {
+                let lowered = if ir.engine.is_some() {
+                    "axiom"
+                } else {
+                    "lowered"
+                };
+                match playout(ir.clone()) {
+                    Ok(report) => (lowered.to_string(), format!("  {}  ({report})", game.title)),
+                    Err(status) => (status, format!("  {}", game.title)),
+                }
+            }
+            (None, code) => (
+                format!("rejected:{}", code.unwrap_or("?")),
+                format!("  {}", game.title),
+            ),
         };
-        rows.push(row(
-            key,
-            status,
-            format!("  {}", game.title),
-            Some(game.kind),
-        ));
+        rows.push(row(key, status, detail, Some(game.kind)));
     }
     rows
+}
+
+/// Turns of the random playout run on every lowered game, and the time it may take.
+const PLAYOUT_PLIES: usize = 1000;
+const PLAYOUT_SECONDS: f64 = 2.0;
+
+/// A seeded random playout with the interpreter: a report, or the failing status
+/// (`interp-error` when the game cannot be interpreted, `playout-panic`).
+fn playout(game: crate::ir::Game) -> Result<String, String> {
+    let engine = crate::interp::engine(game).map_err(|_| "interp-error".to_string())?;
+    let clock = std::time::Instant::now();
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        zrf_search::playout(&engine, 1, PLAYOUT_PLIES, || {
+            clock.elapsed().as_secs_f64() < PLAYOUT_SECONDS
+        })
+    }));
+    let played = outcome.map_err(|_| "playout-panic".to_string())?;
+    Ok(match played.outcome {
+        Some(result) => format!("{} plies, {result:?}", played.plies),
+        None if played.plies == PLAYOUT_PLIES => format!("{} plies", played.plies),
+        None => format!("{} plies in {PLAYOUT_SECONDS} s", played.plies),
+    })
 }
 
 fn summarise(results: &[Row]) {
@@ -178,6 +207,22 @@ fn summarise(results: &[Row]) {
             rows.len() - lowered - axiom
         );
     }
+    let reports: Vec<&str> = results
+        .iter()
+        .filter(|r| r.kind.is_some() && r.detail.ends_with(')'))
+        .map(|r| r.detail.as_str())
+        .collect();
+    let timed_out = reports.iter().filter(|d| d.contains(" s)")).count();
+    let ended = reports
+        .iter()
+        .filter(|d| d.contains("Win") || d.contains("Loss") || d.contains("Draw"))
+        .count();
+    println!(
+        "{} random playouts without a panic: {ended} games ended, {} reached {PLAYOUT_PLIES} plies, \
+         {timed_out} stopped after {PLAYOUT_SECONDS} s",
+        reports.len(),
+        reports.len() - ended - timed_out
+    );
 }
 
 fn compare(results: &[Row], expected: &BTreeMap<String, String>) -> u8 {

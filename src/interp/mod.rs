@@ -20,8 +20,6 @@ pub const MAX_ATTRIBUTES: usize = 32;
 pub enum InterpError {
     #[error("the game declares {0} attributes; at most {MAX_ATTRIBUTES} are supported")]
     TooManyAttributes(usize),
-    #[error("the game declares {0} piece types; at most 64 are supported")]
-    TooManyPieces(usize),
     #[error("the game has no turns (no players)")]
     NoTurns,
 }
@@ -259,9 +257,6 @@ pub fn tables(game: &ir::Game) -> Result<Tables, InterpError> {
     if game.attributes.len() > MAX_ATTRIBUTES {
         return Err(InterpError::TooManyAttributes(game.attributes.len()));
     }
-    if game.pieces.len() > 64 {
-        return Err(InterpError::TooManyPieces(game.pieces.len()));
-    }
     if game.turn_order.turns.is_empty() {
         return Err(InterpError::NoTurns);
     }
@@ -294,14 +289,14 @@ pub fn tables(game: &ir::Game) -> Result<Tables, InterpError> {
         })
         .collect();
     let players = game.players.len();
-    let mut royal = vec![0u64; players];
+    let mut royal = vec![vec![false; game.pieces.len()]; players];
     let goals = game
         .goals
         .iter()
         .map(|goal| {
             let condition = goal_cond(&goal.condition);
             for &player in &goal.players {
-                royal[player.index()] |= royal_kinds(&condition);
+                mark_royal(&condition, &mut royal[player.index()]);
             }
             Goal {
                 kind: match goal.kind {
@@ -393,13 +388,18 @@ pub fn tables(game: &ir::Game) -> Result<Tables, InterpError> {
     })
 }
 
-fn royal_kinds(cond: &GoalCond) -> u64 {
+/// Marks the piece types a `checkmated` condition protects.
+fn mark_royal(cond: &GoalCond, royal: &mut [bool]) {
     match cond {
-        GoalCond::Checkmated(kinds) => kinds.iter().fold(0, |bits, &k| bits | 1 << k),
-        GoalCond::And(parts) | GoalCond::Or(parts) => {
-            parts.iter().fold(0, |bits, c| bits | royal_kinds(c))
+        GoalCond::Checkmated(kinds) => {
+            for &k in kinds {
+                royal[k as usize] = true;
+            }
         }
-        _ => 0,
+        GoalCond::And(parts) | GoalCond::Or(parts) => {
+            parts.iter().for_each(|c| mark_royal(c, royal))
+        }
+        _ => {}
     }
 }
 

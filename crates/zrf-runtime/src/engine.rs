@@ -79,6 +79,11 @@ pub enum Outcome {
 /// Longest chain of partial moves followed in one turn; longer chains are cut there.
 pub const MAX_CHAIN: usize = 128;
 
+/// Most partial-move steps explored for one position. Rules whose continuations branch
+/// without end (a piece that may keep stepping back and forth) would otherwise enumerate
+/// exponentially many chains; past this budget no further chains are extended.
+pub const MAX_CHAIN_STEPS: usize = 20_000;
+
 /// A playable game: its tables and its templates.
 pub struct Engine<T> {
     pub tables: Tables,
@@ -102,13 +107,8 @@ impl<T: Templates> Engine<T> {
     pub fn legal_moves(&self, state: &State) -> Vec<Move> {
         let turn = self.turn(state);
         let mut moves = self.pseudo_legal(state, turn);
-        let royal = self
-            .tables
-            .royal
-            .get(turn.player as usize)
-            .copied()
-            .unwrap_or(0);
-        if royal != 0 {
+        let royal = self.tables.royal.get(turn.player as usize);
+        if let Some(royal) = royal.filter(|r| r.contains(&true)) {
             moves.retain(|m| {
                 let after = self.play(state, m);
                 !self.royal_attacked(&after, turn.move_as, royal)
@@ -155,18 +155,20 @@ impl<T: Templates> Engine<T> {
     }
 
     /// Whether the player to move in `state` could capture a royal piece of `owner`.
-    pub fn royal_attacked(&self, state: &State, owner: PlayerIx, royal: u64) -> bool {
+    pub fn royal_attacked(&self, state: &State, owner: PlayerIx, royal: &[bool]) -> bool {
         self.attacks(state, self.turn(state), owner, royal)
     }
 
     /// Whether a turn of `turn` in `state` could capture a piece of `owner` whose kind is
-    /// in the `royal` bitset (partial-move chains and drops included).
-    pub fn attacks(&self, state: &State, turn: Turn, owner: PlayerIx, royal: u64) -> bool {
+    /// marked in `royal` (partial-move chains and drops included).
+    pub fn attacks(&self, state: &State, turn: Turn, owner: PlayerIx, royal: &[bool]) -> bool {
         let targets: Vec<Pos> = state
             .board
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.is_some_and(|p| p.owner == owner && royal >> p.kind & 1 == 1))
+            .filter(|(_, p)| {
+                p.is_some_and(|p| p.owner == owner && royal.get(p.kind as usize) == Some(&true))
+            })
             .map(|(pos, _)| pos as Pos)
             .collect();
         self.gen().captures_any_of(state, turn, &targets)
@@ -215,8 +217,17 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         let mut first = Vec::new();
         self.first_steps(state, turn, filter, &mut first);
         let mut moves = Vec::new();
+        let mut budget = MAX_CHAIN_STEPS;
         for step in first {
-            self.extend_chain(state, turn, vec![step], &mut moves);
+            if step.continue_with.is_none() {
+                moves.push(Move { steps: vec![step] });
+                continue;
+            }
+            let mut after = state.clone();
+            after.last_captured.clear();
+            after.apply_step(self.tables, &step);
+            let mut chain = vec![step];
+            self.extend_chain(&after, turn, &mut chain, &mut moves, &mut budget);
         }
         moves
     }
@@ -236,26 +247,34 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
     }
 
-    /// Completes a chain whose last step may be partial, pushing every complete turn.
-    fn extend_chain(&self, state: &State, turn: Turn, chain: Vec<Step>, out: &mut Vec<Move>) {
+    /// Completes a chain whose last step is partial, pushing every complete turn.
+    /// `after` is the position with the whole chain applied.
+    fn extend_chain(
+        &self,
+        after: &State,
+        turn: Turn,
+        chain: &mut Vec<Step>,
+        out: &mut Vec<Move>,
+        budget: &mut usize,
+    ) {
         let Some(last) = chain.last() else { return };
         let Some(continue_with) = last.continue_with else {
-            out.push(Move { steps: chain });
+            out.push(Move {
+                steps: chain.clone(),
+            });
             return;
         };
-        if chain.len() >= MAX_CHAIN {
-            out.push(Move { steps: chain });
+        if chain.len() >= MAX_CHAIN || *budget == 0 {
+            out.push(Move {
+                steps: chain.clone(),
+            });
             return;
         }
-        let mut after = state.clone();
-        after.last_captured.clear();
-        for step in &chain {
-            after.apply_step(self.tables, step);
-        }
+        *budget -= 1;
         let mut next = Vec::new();
         self.templates.piece_moves(
             self.tables,
-            &after,
+            after,
             turn,
             last.to,
             Filter::Type(continue_with),
@@ -267,9 +286,11 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             });
         }
         for step in next {
-            let mut longer = chain.clone();
-            longer.push(step);
-            self.extend_chain(state, turn, longer, out);
+            let mut further = after.clone();
+            further.apply_step(self.tables, &step);
+            chain.push(step);
+            self.extend_chain(&further, turn, chain, out, budget);
+            chain.pop();
         }
     }
 

@@ -136,13 +136,16 @@ impl<T: Templates> View<'_, T> {
 
     /// Whether another player could capture one of `player`'s pieces of these kinds.
     fn attacked(&self, player: PlayerIx, kinds: &[crate::Kind]) -> bool {
-        let royal = kinds.iter().fold(0u64, |bits, &k| bits | 1 << k);
         let tables = self.tables();
+        let mut royal = vec![false; tables.kinds()];
+        for &k in kinds {
+            royal[k as usize] = true;
+        }
         (0..tables.players.len() as PlayerIx)
             .filter(|&p| p != player && tables.is_active(p))
             .any(|opponent| {
                 let turn = tables.turns.iter().copied().find(|t| t.player == opponent);
-                turn.is_some_and(|turn| self.engine.attacks(self.state, turn, player, royal))
+                turn.is_some_and(|turn| self.engine.attacks(self.state, turn, player, &royal))
             })
     }
 }

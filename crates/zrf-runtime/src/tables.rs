@@ -152,9 +152,9 @@ pub struct Tables {
     pub goals: Vec<Goal>,
     pub priorities: Vec<MoveType>,
     pub options: Options,
-    /// Per player, bit `k` set when piece type `k` may not be left capturable
+    /// Per player and piece type: pieces that may not be left capturable
     /// (`checkmated` goals).
-    pub royal: Vec<u64>,
+    pub royal: Vec<Vec<bool>>,
 }
 
 impl Tables {

@@ -37,3 +37,62 @@ pub fn divide<G: Game>(game: &G, state: &G::State, depth: u32) -> Vec<(String, u
         })
         .collect()
 }
+
+/// How a random playout ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// Turns played.
+    pub plies: usize,
+    /// The result, if the game ended.
+    pub outcome: Option<zrf_runtime::Outcome>,
+    /// The moves, in notation.
+    pub moves: Vec<String>,
+}
+
+/// Plays uniformly random legal moves from the start, at most `max_plies` turns, or until
+/// `keep_going` says stop (a time budget, say). The same seed gives the same game for
+/// every engine of the same rules, which is what differential tests compare.
+pub fn playout<G: Game>(
+    game: &G,
+    seed: u64,
+    max_plies: usize,
+    mut keep_going: impl FnMut() -> bool,
+) -> Playout {
+    let mut rng = SplitMix64(seed);
+    let mut state = game.start();
+    let mut moves_played = Vec::new();
+    let mut outcome = None;
+    while moves_played.len() < max_plies && keep_going() {
+        let moves = game.legal_moves(&state);
+        if let Some(result) = game.outcome(&state, &moves) {
+            outcome = Some(result);
+            break;
+        }
+        let choice = &moves[rng.below(moves.len())];
+        moves_played.push(game.notation(&state, choice));
+        state = game.play(&state, choice);
+    }
+    Playout {
+        plies: moves_played.len(),
+        outcome,
+        moves: moves_played,
+    }
+}
+
+/// A small, fixed pseudo-random sequence (SplitMix64): stable across platforms and
+/// crate versions, so seeded playouts stay reproducible.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
