@@ -234,6 +234,16 @@ impl Interpreter {
                 }
             })
             .collect();
+        // "Could capture a piece standing on the square": on an empty square, stand one
+        // of the mover's pieces there, so that moves that only capture (pawns) count.
+        let mut board = run.state.clone();
+        if board.at(target).is_none() {
+            board.board[target as usize] = Some(zrf_runtime::Piece {
+                kind: 0,
+                owner: mover,
+                attributes: 0,
+            });
+        }
         self.attack_depth.set(1);
         let gen = Gen {
             tables,
@@ -245,7 +255,7 @@ impl Interpreter {
                 move_as: side,
                 move_type: move_type.map(|t| t.0 as u16),
             };
-            gen.captures_any_of(run.state, turn, &[target])
+            gen.captures_any_of(&board, turn, &[target])
         });
         self.attack_depth.set(0);
         found

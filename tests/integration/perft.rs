@@ -116,3 +116,157 @@ fn a_capture_chain_is_one_turn_and_captures_are_compulsory() {
     );
     assert_eq!(moves[1].steps.len(), 2);
 }
+
+fn after(engine: &interp::Interpreted, moves: &[&str]) -> zrf_runtime::State {
+    let mut state = engine.start();
+    for wanted in moves {
+        let legal = engine.legal_moves(&state);
+        let mv = legal
+            .iter()
+            .find(|m| engine.notation(&state, m) == *wanted)
+            .unwrap_or_else(|| panic!("{wanted} should be legal"));
+        state = engine.play(&state, mv);
+    }
+    state
+}
+
+fn listed(engine: &interp::Interpreted, state: &zrf_runtime::State, piece: &str) -> Vec<String> {
+    engine
+        .legal_moves(state)
+        .iter()
+        .map(|m| engine.notation(state, m))
+        .filter(|m| m.starts_with(piece))
+        .collect()
+}
+
+#[test]
+fn chess_sample_matches_published_perft() {
+    // Depths 4 and 5 (197,281 and 4,865,609, en passant included) run in release in
+    // .ci/run.
+    assert_eq!(counts("chess.zrf", 3), [20, 400, 8902]);
+}
+
+#[test]
+fn chess_castling_needs_unattacked_squares() {
+    let engine = engine("chess.zrf");
+    let open = after(
+        &engine,
+        &[
+            "Pawn e2 - e4",
+            "Pawn b7 - b6",
+            "Pawn g2 - g3",
+            "Pawn e7 - e6",
+            "Bishop f1 - g2",
+            "Pawn e6 - e5",
+            "Knight g1 - f3",
+            "Pawn a7 - a6",
+        ],
+    );
+    assert_eq!(
+        listed(&engine, &open, "King"),
+        [
+            "King e1 - e2 @ e2 0 0",
+            "King e1 - f1 @ f1 0 0",
+            "King e1 - g1 Rook h1 - f1 @ g1 0 0 @ f1 0 0"
+        ]
+    );
+    // The bishop on a6 sees e2 and f1: the king can neither step there nor castle.
+    let covered = after(
+        &engine,
+        &[
+            "Pawn e2 - e4",
+            "Pawn b7 - b6",
+            "Pawn g2 - g3",
+            "Bishop c8 - a6",
+            "Bishop f1 - g2",
+            "Pawn e7 - e6",
+            "Knight g1 - f3",
+            "Pawn e6 - e5",
+        ],
+    );
+    assert!(listed(&engine, &covered, "King").is_empty());
+}
+
+#[test]
+fn chess_en_passant_follows_a_double_step_only() {
+    let engine = engine("chess.zrf");
+    let state = after(
+        &engine,
+        &[
+            "Pawn e2 - e4",
+            "Pawn a7 - a6",
+            "Pawn e4 - e5",
+            "Pawn f7 - f5",
+        ],
+    );
+    assert_eq!(
+        listed(&engine, &state, "Pawn e5"),
+        ["Pawn e5 - e6", "Pawn e5 - f6 x f5"]
+    );
+    let state = after(
+        &engine,
+        &[
+            "Pawn e2 - e4",
+            "Pawn f7 - f6",
+            "Pawn e4 - e5",
+            "Pawn f6 - f5",
+        ],
+    );
+    assert_eq!(listed(&engine, &state, "Pawn e5"), ["Pawn e5 - e6"]);
+}
+
+#[test]
+fn hop_and_drop_combines_drops_partial_moves_and_attributes() {
+    // 6 steps and 8 drops at depth 1; the sides cannot meet within two plies.
+    assert_eq!(counts("hopdrop.zrf", 4), [14, 196, 2758, 38809]);
+    let engine = engine("hopdrop.zrf");
+    let state = after(
+        &engine,
+        &[
+            "Stone b1 - b2",
+            "Blue Stone a4",
+            "Stone b2 - b3",
+            "Stone a4 - a3",
+            "Stone d1 - d2",
+            "Stone d5 - e5",
+            "Stone d2 - d3",
+        ],
+    );
+    // With "pass partial", the turn may stop after the first jump or go on.
+    assert_eq!(
+        listed(&engine, &state, "Stone a3"),
+        [
+            "Stone a3 - a4",
+            "Stone a3 - a2",
+            "Stone a3 - c3 x b3 @ c3 0 1",
+            "Stone a3 - c3 x b3 @ c3 0 1; Stone c3 - e3 x d3 @ e3 0 1",
+        ]
+    );
+    // The stone that captured is a veteran and may step diagonally.
+    let state = after(
+        &engine,
+        &[
+            "Stone b1 - b2",
+            "Blue Stone a4",
+            "Stone b2 - b3",
+            "Stone a4 - a3",
+            "Stone d1 - d2",
+            "Stone d5 - e5",
+            "Stone d2 - d3",
+            "Stone a3 - c3 x b3 @ c3 0 1; Stone c3 - e3 x d3 @ e3 0 1",
+            "Red Stone a1",
+        ],
+    );
+    assert_eq!(
+        listed(&engine, &state, "Stone e3"),
+        [
+            "Stone e3 - e4",
+            "Stone e3 - e2",
+            "Stone e3 - d3",
+            "Stone e3 - d4",
+            "Stone e3 - d2"
+        ]
+    );
+    // Red lost both stones to the double jump but dropped one: the game goes on.
+    assert_eq!(engine.outcome(&state, &engine.legal_moves(&state)), None);
+}

@@ -110,7 +110,7 @@ impl<T: Templates> Engine<T> {
         let royal = self.tables.royal.get(turn.player as usize);
         if let Some(royal) = royal.filter(|r| r.contains(&true)) {
             moves.retain(|m| {
-                let after = self.play(state, m);
+                let after = self.apply(state, m);
                 !self.royal_attacked(&after, turn.move_as, royal)
             });
         }
@@ -172,6 +172,18 @@ impl<T: Templates> Engine<T> {
             .map(|(pos, _)| pos as Pos)
             .collect();
         self.gen().captures_any_of(state, turn, &targets)
+    }
+
+    /// The position after a turn, without recording history (for look-ahead).
+    fn apply(&self, state: &State, mv: &Move) -> State {
+        let mut next = state.clone();
+        next.history = None;
+        next.last_captured.clear();
+        for step in &mv.steps {
+            next.apply_step(&self.tables, step);
+        }
+        next.turn += 1;
+        next
     }
 
     /// The position after a turn.

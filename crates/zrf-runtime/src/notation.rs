@@ -25,7 +25,16 @@ pub fn notation(tables: &Tables, state: &State, mv: &Move) -> String {
             }
             text.push_str(&s);
         };
-        for change in &step.changes {
+        // Movements first, then the other changes in the order they were made.
+        let movements = step
+            .changes
+            .iter()
+            .filter(|c| matches!(c, Change::Move { .. } | Change::Place { .. }));
+        let others = step
+            .changes
+            .iter()
+            .filter(|c| !matches!(c, Change::Move { .. } | Change::Place { .. }));
+        for change in movements.chain(others) {
             match *change {
                 Change::Move { from, to } => {
                     let kind = board

@@ -33,6 +33,8 @@ pub const MAX_LOOP: u32 = 10_000;
 
 pub struct Run<'a> {
     pub tables: &'a Tables,
+    /// The moving player's view of each direction (`symmetry`).
+    symmetry: &'a [Dir],
     pub state: &'a State,
     pub turn: Turn,
     /// The current position.
@@ -42,7 +44,10 @@ pub struct Run<'a> {
     /// The piece the template moves, and the square it is taken from (none for drops).
     held: Option<(Piece, Option<Pos>)>,
     mark: Option<Pos>,
-    flags: Vec<bool>,
+    /// Template flags as bits (files use a handful; more than 64 spill into `more_flags`).
+    flags: u64,
+    more_flags: Vec<bool>,
+    /// Position flags, allocated on first use: most runs set none.
     position_flags: Vec<Vec<bool>>,
     pending: Vec<Change>,
     move_type: Option<MoveType>,
@@ -106,6 +111,10 @@ impl<'a> Run<'a> {
     ) -> Run<'a> {
         Run {
             tables,
+            symmetry: tables
+                .symmetry
+                .get(turn.move_as as usize)
+                .map_or(&[], Vec::as_slice),
             state,
             turn,
             pos,
@@ -113,8 +122,9 @@ impl<'a> Run<'a> {
             to: None,
             held,
             mark: None,
-            flags: vec![false; tables.flags],
-            position_flags: vec![Vec::new(); tables.position_flags],
+            flags: 0,
+            more_flags: Vec::new(),
+            position_flags: Vec::new(),
             pending: Vec::new(),
             move_type,
             out,
@@ -127,12 +137,7 @@ impl<'a> Run<'a> {
 
     /// The direction the moving player actually goes in.
     fn direction(&self, dir: Dir) -> Dir {
-        self.tables
-            .symmetry
-            .get(self.mover() as usize)
-            .and_then(|map| map.get(dir as usize))
-            .copied()
-            .unwrap_or(dir)
+        self.symmetry.get(dir as usize).copied().unwrap_or(dir)
     }
 
     fn opposite(&self, dir: Dir) -> Option<Dir> {
@@ -251,7 +256,10 @@ impl<'a> Run<'a> {
     }
 
     pub fn flag(&self, flag: usize) -> bool {
-        self.flags.get(flag).copied().unwrap_or(false)
+        match flag {
+            0..64 => self.flags >> flag & 1 == 1,
+            _ => self.more_flags.get(flag - 64).copied().unwrap_or(false),
+        }
     }
 
     pub fn position_flag(&self, flag: usize, loc: Loc) -> bool {
@@ -359,20 +367,27 @@ impl<'a> Run<'a> {
 
     /// Flags change at once and are visible to the rest of the run.
     pub fn set_flag(&mut self, flag: usize, value: bool) {
-        if let Some(slot) = self.flags.get_mut(flag) {
-            *slot = value;
+        if flag < 64 {
+            self.flags = self.flags & !(1 << flag) | u64::from(value) << flag;
+        } else {
+            let index = flag - 64;
+            if self.more_flags.len() <= index {
+                self.more_flags.resize(index + 1, false);
+            }
+            self.more_flags[index] = value;
         }
     }
 
     pub fn set_position_flag(&mut self, flag: usize, value: bool, loc: Loc) -> StepResult {
         let pos = self.must(loc)?;
-        let positions = self.tables.positions.len();
-        if let Some(flags) = self.position_flags.get_mut(flag) {
-            if flags.is_empty() {
-                flags.resize(positions, false);
-            }
-            flags[pos as usize] = value;
+        if self.position_flags.len() <= flag {
+            self.position_flags.resize(flag + 1, Vec::new());
         }
+        let flags = &mut self.position_flags[flag];
+        if flags.is_empty() {
+            flags.resize(self.tables.positions.len(), false);
+        }
+        flags[pos as usize] = value;
         Ok(())
     }
 
@@ -424,7 +439,12 @@ impl<'a> Run<'a> {
                 } else {
                     self.movement(piece, origin, dest)
                 };
-                changes.insert(0, movement);
+                // After the movements already made with `to` and `cascade`.
+                let at = changes
+                    .iter()
+                    .rposition(|c| matches!(c, Change::Move { .. } | Change::Place { .. }))
+                    .map_or(0, |i| i + 1);
+                changes.insert(at, movement);
                 if origin.is_none() {
                     changes.push(Change::TakeStock {
                         player: piece.owner,

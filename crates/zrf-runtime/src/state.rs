@@ -145,7 +145,7 @@ impl State {
 
     /// What repetition compares: placement, stocks and the player to move.
     pub fn position_hash(&self, tables: &Tables) -> u64 {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let mut hasher = Fnv::default();
         self.board.hash(&mut hasher);
         self.stock.hash(&mut hasher);
         tables.turn(self.turn).hash_player(&mut hasher);
@@ -265,5 +265,46 @@ impl State {
 impl crate::tables::Turn {
     fn hash_player<H: Hasher>(&self, hasher: &mut H) {
         (self.player, self.move_as, self.move_type).hash(hasher);
+    }
+}
+
+/// FNV-1a over the words written: fast, fixed across platforms and releases.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n).wrapping_mul(0x0100_0000_01b3);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
     }
 }

@@ -1,0 +1,108 @@
+//! Interpreter perft speed: chess.zrf (stepney141-Dagaz) depth 4 and English checkers
+//! (CheckersCollection.zrf) depth 8 from ../shared/corpus, or the bundled checkers sample
+//! without it. shakmaty, a hand-written chess move generator, runs the same chess perft
+//! in the same run as the ceiling; the closing lines print our speed as a ratio of it.
+
+use std::path::Path;
+use std::time::Instant;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use shakmaty::{Chess, Position};
+use zrf::frontend::{self, FrontEndOptions};
+use zrf::interp::{self, Interpreted};
+use zrf::source::SourceMap;
+use zrf::syntax::FsLoader;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn engine(path: &Path, title: Option<&str>) -> Option<Interpreted> {
+    let mut sources = SourceMap::new();
+    let result = frontend::run(path, &FsLoader, &FrontEndOptions::default(), &mut sources).ok()?;
+    let game = result
+        .games
+        .into_iter()
+        .find(|g| title.is_none_or(|t| g.title == t))?
+        .game?;
+    interp::engine(game).ok()
+}
+
+fn shakmaty_perft(position: &Chess, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = position.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| {
+            let mut next = position.clone();
+            next.play_unchecked(*m);
+            shakmaty_perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+fn rate(mut run: impl FnMut() -> u64) -> f64 {
+    let clock = Instant::now();
+    let leaves = run();
+    leaves as f64 / clock.elapsed().as_secs_f64()
+}
+
+fn perft(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let corpus = root.join("../shared/corpus");
+    let chess = engine(
+        &corpus.join("stepney141-Dagaz/src/debug/games/chess/chess.zrf"),
+        None,
+    );
+    let checkers = engine(
+        &corpus.join("DagazProject-ZRF/CheckersCollection/CheckersCollection.zrf"),
+        Some("Checkers (English draughts)"),
+    )
+    .or_else(|| {
+        eprintln!("../shared/corpus not found: using the bundled checkers sample");
+        engine(&root.join("zrf-samples/checkers.zrf"), None)
+    });
+
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    if let Some(chess) = &chess {
+        let start = chess.start();
+        group.throughput(Throughput::Elements(197_281));
+        group.bench_function("interpreter chess.zrf depth 4", |b| {
+            b.iter(|| zrf_search::perft(chess, &start, 4))
+        });
+    }
+    group.throughput(Throughput::Elements(197_281));
+    group.bench_function("shakmaty chess depth 4", |b| {
+        b.iter(|| shakmaty_perft(&Chess::default(), 4))
+    });
+    if let Some(checkers) = &checkers {
+        let start = checkers.start();
+        group.throughput(Throughput::Elements(845_931));
+        group.bench_function("interpreter English checkers depth 8", |b| {
+            b.iter(|| zrf_search::perft(checkers, &start, 8))
+        });
+    }
+    group.finish();
+
+    let ceiling = rate(|| shakmaty_perft(&Chess::default(), 5));
+    println!("shakmaty chess perft 5: {ceiling:.0} leaves/s");
+    if let Some(chess) = &chess {
+        let ours = rate(|| zrf_search::perft(chess, &chess.start(), 4));
+        println!(
+            "interpreter chess.zrf perft 4: {ours:.0} leaves/s = {:.4} of shakmaty",
+            ours / ceiling
+        );
+    }
+    if let Some(checkers) = &checkers {
+        let ours = rate(|| zrf_search::perft(checkers, &checkers.start(), 8));
+        println!("interpreter English checkers perft 8: {ours:.0} leaves/s");
+    }
+}
+
+criterion_group!(benches, perft);
+criterion_main!(benches);
