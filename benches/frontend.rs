@@ -4,6 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+mod common;
+
+use common::collect;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 // The same allocator as the `zrfc` binary.
@@ -12,20 +15,6 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use zrf::frontend::{self, FrontEndOptions};
 use zrf::source::SourceMap;
 use zrf::syntax::{LoadOptions, MemoryLoader};
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "zrf" || e == "inc") {
-            out.push(path);
-        }
-    }
-}
 
 fn front_end(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -1,25 +1,14 @@
 //! Parsing throughput: the whole corpus (../shared/corpus), read into memory first, then
 //! lexed and parsed file by file. Without the corpus, the bundled samples are used.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+mod common;
+
+use common::collect;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use zrf::source::SourceMap;
 use zrf::syntax::parse_file;
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "zrf" || e == "inc") {
-            out.push(path);
-        }
-    }
-}
 
 fn inputs() -> (&'static str, Vec<Vec<u8>>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

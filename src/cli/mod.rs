@@ -303,7 +303,7 @@ fn color_choice(when: ColorWhen) -> ColorChoice {
 }
 
 /// Renders diagnostics on stderr, at most [`SHOWN_PER_FILE`] of them.
-pub(crate) fn report_human(sources: &SourceMap, diagnostics: &[Diagnostic], color: ColorChoice) {
+fn report_human(sources: &SourceMap, diagnostics: &[Diagnostic], color: ColorChoice) {
     let mut stderr = StandardStream::stderr(color);
     let shown = &diagnostics[..diagnostics.len().min(SHOWN_PER_FILE)];
     let _ = diag::emit(sources, shown, &mut stderr);
@@ -428,21 +428,76 @@ fn print_titles(expanded: &Expanded) {
     }
 }
 
+/// Runs the front end on one file and reports its diagnostics (only the errors when
+/// `errors_only`); `Err` is the exit code.
+fn run_front_end(
+    file: &std::path::Path,
+    options: &frontend::FrontEndOptions,
+    color: ColorChoice,
+    errors_only: bool,
+) -> Result<frontend::FrontEnd, u8> {
+    let mut sources = SourceMap::new();
+    let front_end =
+        frontend::run(file, &syntax::FsLoader, options, &mut sources).map_err(|err| {
+            eprintln!("error: {err}");
+            2u8
+        })?;
+    let shown: Vec<Diagnostic> = front_end
+        .diagnostics
+        .iter()
+        .filter(|d| !errors_only || d.is_error())
+        .cloned()
+        .collect();
+    report_human(&sources, &shown, color);
+    Ok(front_end)
+}
+
+fn no_such_game(file: &std::path::Path, title: &str) {
+    eprintln!(
+        "error: no game or variant titled {title:?} in {}",
+        file.display()
+    );
+    eprintln!(
+        "help: `zrfc check --list {}` lists the titles",
+        file.display()
+    );
+}
+
+/// The game or variant titled `title` (exactly, else ignoring case), or the first game;
+/// `Err` is the exit code after saying why there is none.
+fn choose_game(
+    file: &std::path::Path,
+    front_end: frontend::FrontEnd,
+    title: Option<&str>,
+) -> Result<frontend::GameResult, u8> {
+    let games = front_end.games;
+    let index = match title {
+        None => Some(0),
+        Some(title) => games.iter().position(|g| g.title == title).or_else(|| {
+            games
+                .iter()
+                .position(|g| g.title.eq_ignore_ascii_case(title))
+        }),
+    };
+    match index.and_then(|i| games.into_iter().nth(i)) {
+        Some(game) => Ok(game),
+        None => {
+            no_such_game(file, title.unwrap_or(""));
+            Err(if front_end.expanded.is_some() { 2 } else { 1 })
+        }
+    }
+}
+
 fn expand_command(
     file: &std::path::Path,
     variant: Option<&str>,
     options: &frontend::FrontEndOptions,
     color: ColorChoice,
 ) -> u8 {
-    let mut sources = SourceMap::new();
-    let front_end = match frontend::run(file, &syntax::FsLoader, options, &mut sources) {
+    let front_end = match run_front_end(file, options, color, false) {
         Ok(front_end) => front_end,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return 2;
-        }
+        Err(code) => return code,
     };
-    report_human(&sources, &front_end.diagnostics, color);
     let Some(expanded) = &front_end.expanded else {
         return 1;
     };
@@ -457,14 +512,7 @@ fn expand_command(
         Some(title) => match expanded.find_game(title) {
             Some(game) => syntax::to_zrf(&[expanded.game_as_node(game)]),
             None => {
-                eprintln!(
-                    "error: no game or variant titled {title:?} in {}",
-                    file.display()
-                );
-                eprintln!(
-                    "help: `zrfc check --list {}` lists the titles",
-                    file.display()
-                );
+                no_such_game(file, title);
                 return 2;
             }
         },
@@ -479,34 +527,15 @@ fn ir_command(
     options: &frontend::FrontEndOptions,
     color: ColorChoice,
 ) -> u8 {
-    let mut sources = SourceMap::new();
-    let front_end = match frontend::run(file, &syntax::FsLoader, options, &mut sources) {
-        Ok(front_end) => front_end,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return 2;
-        }
-    };
-    report_human(&sources, &front_end.diagnostics, color);
-    let has_expansion = front_end.expanded.is_some();
-    let Some(chosen) = play::select(front_end.games, variant) else {
-        eprintln!(
-            "error: no game or variant titled {:?} in {}",
-            variant.unwrap_or(""),
-            file.display()
-        );
-        eprintln!(
-            "help: `zrfc check --list {}` lists the titles",
-            file.display()
-        );
-        return if has_expansion { 2 } else { 1 };
-    };
-    match &chosen.game {
-        Some(game) => {
-            let _ = io::stdout().lock().write_all(ir::dump(game).as_bytes());
+    let chosen =
+        run_front_end(file, options, color, false).and_then(|f| choose_game(file, f, variant));
+    match chosen.map(|g| g.game) {
+        Ok(Some(game)) => {
+            let _ = io::stdout().lock().write_all(ir::dump(&game).as_bytes());
             0
         }
-        None => 1,
+        Ok(None) => 1,
+        Err(code) => code,
     }
 }
 

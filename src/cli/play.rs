@@ -7,24 +7,9 @@ use std::time::Instant;
 use codespan_reporting::term::termcolor::ColorChoice;
 use zrf_runtime::Game;
 
-use super::report_human;
-use crate::frontend::{self, FrontEndOptions, GameResult};
+use super::{choose_game, run_front_end};
+use crate::frontend::FrontEndOptions;
 use crate::interp::{self, Interpreted};
-use crate::source::SourceMap;
-use crate::syntax;
-
-/// The game or variant titled `title` (exactly, else ignoring case), or the first game.
-pub(super) fn select(games: Vec<GameResult>, title: Option<&str>) -> Option<GameResult> {
-    let index = match title {
-        None => 0,
-        Some(title) => games.iter().position(|g| g.title == title).or_else(|| {
-            games
-                .iter()
-                .position(|g| g.title.eq_ignore_ascii_case(title))
-        })?,
-    };
-    games.into_iter().nth(index)
-}
 
 /// Runs the front end and builds the interpreter for one game; `Err` is the exit code.
 fn load(
@@ -33,31 +18,8 @@ fn load(
     options: &FrontEndOptions,
     color: ColorChoice,
 ) -> Result<Interpreted, u8> {
-    let mut sources = SourceMap::new();
-    let front_end =
-        frontend::run(file, &syntax::FsLoader, options, &mut sources).map_err(|err| {
-            eprintln!("error: {err}");
-            2u8
-        })?;
-    let errors: Vec<_> = front_end
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .cloned()
-        .collect();
-    report_human(&sources, &errors, color);
-    let Some(chosen) = select(front_end.games, variant) else {
-        eprintln!(
-            "error: no game or variant titled {:?} in {}",
-            variant.unwrap_or(""),
-            file.display()
-        );
-        eprintln!(
-            "help: `zrfc check --list {}` lists the titles",
-            file.display()
-        );
-        return Err(if errors.is_empty() { 2 } else { 1 });
-    };
+    let front_end = run_front_end(file, options, color, true)?;
+    let chosen = choose_game(file, front_end, variant)?;
     let Some(game) = chosen.game else {
         eprintln!(
             "error: {:?} has errors; `zrfc check {}` shows them",

@@ -146,11 +146,10 @@ proptest! {
     }
 }
 
-#[test]
-fn deep_expansions_stop_at_the_nesting_limit_without_overflowing() {
-    // 60 macros each adding 10 levels: 600 levels after expansion, over the 512 limit.
+/// `macros` macros each wrapping the previous one in 10 more levels of `if`.
+fn deep_program(macros: usize) -> String {
     let mut text = String::from("(define d0 (verify empty?))\n");
-    for m in 1..60 {
+    for m in 1..macros {
         text.push_str(&format!(
             "(define d{m} {}(d{}){})\n",
             "(if true ".repeat(10),
@@ -158,7 +157,14 @@ fn deep_expansions_stop_at_the_nesting_limit_without_overflowing() {
             ")".repeat(10)
         ));
     }
-    text.push_str("(game (title \"g\") (players A) (board (grid (dimensions (\"a\" (1 0)))))\n (piece (name P) (moves ((d59) add))))");
+    text.push_str(&format!(
+        "(game (title \"g\") (players A) (board (grid (dimensions (\"a\" (1 0)))))\n (piece (name P) (moves ((d{}) add))))",
+        macros - 1
+    ));
+    text
+}
+
+fn run_default(text: &str) -> (SourceMap, frontend::FrontEnd) {
     let mut loader = MemoryLoader::new();
     loader.insert("deep.zrf", text.as_bytes());
     let mut sources = SourceMap::new();
@@ -169,29 +175,17 @@ fn deep_expansions_stop_at_the_nesting_limit_without_overflowing() {
         &mut sources,
     )
     .unwrap_or_else(|e| panic!("{e}"));
+    (sources, result)
+}
+
+#[test]
+fn deep_expansions_stop_at_the_nesting_limit_without_overflowing() {
+    // 600 levels after expansion, over the 512 limit.
+    let (_, result) = run_default(&deep_program(60));
     let codes: Vec<_> = result.diagnostics.iter().map(|d| d.code).collect();
     assert_eq!(codes, ["E0305"]);
     // Just under the limit, the checker walks the whole depth.
-    let mut text = String::from("(define d0 (verify empty?))\n");
-    for m in 1..50 {
-        text.push_str(&format!(
-            "(define d{m} {}(d{}){})\n",
-            "(if true ".repeat(10),
-            m - 1,
-            ")".repeat(10)
-        ));
-    }
-    text.push_str("(game (title \"g\") (players A) (board (grid (dimensions (\"a\" (1 0)))))\n (piece (name P) (moves ((d49) add))))");
-    let mut loader = MemoryLoader::new();
-    loader.insert("deep.zrf", text.as_bytes());
-    let mut sources = SourceMap::new();
-    let result = frontend::run(
-        Path::new("deep.zrf"),
-        &loader,
-        &FrontEndOptions::default(),
-        &mut sources,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let (sources, result) = run_default(&deep_program(50));
     assert!(
         result.diagnostics.is_empty(),
         "{}",
