@@ -18,6 +18,8 @@ mod notation;
 mod run;
 mod state;
 mod tables;
+#[cfg(test)]
+mod tests;
 
 pub use engine::{Engine, Game, Gen, Move, Outcome, Templates};
 pub use notation::notation;

@@ -1,0 +1,212 @@
+//! The rule primitives on a tiny board: a row of squares `p0 .. pN` linked east/west.
+
+use crate::state::{Change, Piece, State, Step};
+use crate::tables::{Options, PieceInfo, Player, Tables, Turn, NO_POS};
+use crate::{Loc, Run};
+
+fn row(squares: u32) -> Tables {
+    let mut links = Vec::new();
+    for p in 0..squares {
+        links.push(if p + 1 < squares { p + 1 } else { NO_POS }); // e
+        links.push(if p > 0 { p - 1 } else { NO_POS }); // w
+    }
+    Tables {
+        title: "row".into(),
+        positions: (0..squares).map(|p| format!("p{p}")).collect(),
+        directions: vec!["e".into(), "w".into()],
+        links,
+        zones: Vec::new(),
+        zone_names: Vec::new(),
+        symmetry: vec![vec![0, 1], vec![1, 0]],
+        opposite: vec![Some(1), Some(0)],
+        players: ["A", "B"]
+            .iter()
+            .map(|n| Player {
+                name: n.to_string(),
+                random: false,
+            })
+            .collect(),
+        turns: vec![
+            Turn {
+                player: 0,
+                move_as: 0,
+                move_type: None,
+            },
+            Turn {
+                player: 1,
+                move_as: 1,
+                move_type: None,
+            },
+        ],
+        repeat_from: 0,
+        pieces: ["Man", "King"]
+            .iter()
+            .map(|n| PieceInfo {
+                name: n.to_string(),
+                default_attributes: 0,
+            })
+            .collect(),
+        attributes: vec!["marked?".into()],
+        move_types: Vec::new(),
+        flags: 1,
+        position_flags: 0,
+        setup: Vec::new(),
+        goals: Vec::new(),
+        priorities: Vec::new(),
+        options: Options::default(),
+        royal: vec![vec![false; 2]; 2],
+    }
+}
+
+fn man(owner: u8) -> Piece {
+    Piece {
+        kind: 0,
+        owner,
+        attributes: 0,
+    }
+}
+
+fn board(tables: &Tables, pieces: &[(u32, Piece)]) -> State {
+    let mut state = State::start(tables);
+    for &(pos, piece) in pieces {
+        state.board[pos as usize] = Some(piece);
+    }
+    state
+}
+
+fn step(changes: Vec<Change>) -> Step {
+    Step {
+        from: None,
+        to: 0,
+        changes,
+        move_type: None,
+        continue_with: None,
+    }
+}
+
+#[test]
+fn a_pushed_row_moves_as_one() {
+    let tables = row(5);
+    let (a, b, c) = (man(0), man(1), man(0));
+    let mut state = board(&tables, &[(0, a), (1, b), (2, c)]);
+    state.apply_step(
+        &tables,
+        &step(vec![
+            Change::Move { from: 0, to: 1 },
+            Change::Move { from: 1, to: 2 },
+            Change::Move { from: 2, to: 3 },
+        ]),
+    );
+    assert_eq!(state.board[..4], [None, Some(a), Some(b), Some(c)]);
+    assert!(state.last_captured.is_empty());
+}
+
+#[test]
+fn the_destination_occupant_is_removed_whoever_owns_it() {
+    let tables = row(3);
+    let mut state = board(&tables, &[(0, man(0)), (1, man(0))]);
+    state.apply_step(&tables, &step(vec![Change::Move { from: 0, to: 1 }]));
+    assert_eq!(state.board[..2], [None, Some(man(0))]);
+    assert_eq!(state.last_captured, [man(0)]);
+}
+
+#[test]
+fn a_piece_changed_in_a_step_cannot_also_be_captured_in_it() {
+    let tables = row(3);
+    let mut state = board(&tables, &[(1, man(1))]);
+    state.apply_step(
+        &tables,
+        &step(vec![
+            Change::ChangeType { pos: 1, kind: 1 },
+            Change::Capture { pos: 1 },
+        ]),
+    );
+    assert_eq!(state.board[1].map(|p| p.kind), Some(1));
+}
+
+#[test]
+fn attributes_land_on_the_piece_standing_there_after_the_move() {
+    let tables = row(3);
+    let mut state = board(&tables, &[(0, man(0))]);
+    // Set at the start square: lost, since the piece leaves it.
+    state.apply_step(
+        &tables,
+        &step(vec![
+            Change::SetAttribute {
+                pos: 0,
+                attribute: 0,
+                value: true,
+            },
+            Change::Move { from: 0, to: 2 },
+        ]),
+    );
+    assert_eq!(state.board[2].map(|p| p.attributes), Some(0));
+    state.apply_step(
+        &tables,
+        &step(vec![
+            Change::Move { from: 2, to: 1 },
+            Change::SetAttribute {
+                pos: 1,
+                attribute: 0,
+                value: true,
+            },
+        ]),
+    );
+    assert_eq!(state.board[1].map(|p| p.attributes), Some(1));
+}
+
+#[test]
+fn templates_see_the_board_before_the_move_and_adds_drop_earlier_effects() {
+    let tables = row(5);
+    let state = board(&tables, &[(0, man(0)), (1, man(1))]);
+    let turn = tables.turns[0];
+    let mut out = Vec::new();
+    let mut run = Run::for_move(&tables, &state, turn, 0, None, &mut out);
+    // Capture next door, then slide: the captured piece still blocks `empty?`.
+    assert!(run.capture(Loc::Dir(0)).is_ok());
+    assert!(run.step(0).is_ok());
+    assert!(!run.empty(Loc::Here));
+    assert!(run.step(0).is_ok());
+    run.add(&[], false, None);
+    assert!(run.step(0).is_ok());
+    run.add(&[], false, None);
+    // The mover is still on its square while the template runs.
+    assert!(run.friend(Loc::Pos(0)));
+    assert_eq!(out.len(), 2);
+    assert_eq!(
+        out[0].changes,
+        [Change::Move { from: 0, to: 2 }, Change::Capture { pos: 1 }]
+    );
+    // The capture belonged to the first move only.
+    assert_eq!(out[1].changes, [Change::Move { from: 0, to: 3 }]);
+}
+
+#[test]
+fn symmetry_turns_directions_for_the_second_player() {
+    let tables = row(3);
+    let state = board(&tables, &[(1, man(1))]);
+    let mut out = Vec::new();
+    let mut run = Run::for_move(&tables, &state, tables.turns[1], 1, None, &mut out);
+    // "e" for player B is west.
+    assert!(run.step(0).is_ok());
+    assert_eq!(run.pos, 0);
+    assert!(run.step(0).is_err());
+}
+
+#[test]
+fn the_turn_order_cycles_from_repeat() {
+    let mut tables = row(2);
+    tables.turns.insert(
+        0,
+        Turn {
+            player: 1,
+            move_as: 1,
+            move_type: Some(0),
+        },
+    );
+    tables.repeat_from = 1;
+    let players: Vec<u8> = (0..6).map(|n| tables.turn(n).player).collect();
+    assert_eq!(players, [1, 0, 1, 0, 1, 0]);
+    assert_eq!(tables.turn(0).move_type, Some(0));
+    assert_eq!(tables.turn(2).move_type, None);
+}
