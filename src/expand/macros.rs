@@ -247,7 +247,7 @@ impl Expander {
             self.expand_template(item, env, expn, depth + 1, &mut children)?;
         }
         out.push(ENode {
-            kind: EKind::List(children),
+            kind: EKind::List(children.into_boxed_slice()),
             span: *span,
             expn,
         });
@@ -294,7 +294,7 @@ impl Expander {
                 for item in items {
                     self.instantiate(item, env, expn, &mut children)?;
                 }
-                out.push(node(EKind::List(children), *span));
+                out.push(node(EKind::List(children.into_boxed_slice()), *span));
             }
             TNode::Atom(sym, span) => {
                 self.count(1, env, *span)?;
@@ -407,7 +407,7 @@ impl Expander {
         };
         if let Some(head) = items.first().and_then(ENode::as_atom) {
             if let Some(definition) = self.macros.get(&head).cloned() {
-                let args = items.into_iter().skip(1).collect();
+                let args = items.into_vec().into_iter().skip(1).collect();
                 return self.call(
                     &definition,
                     head,
@@ -429,11 +429,11 @@ impl Expander {
             }
         }
         let mut children = Vec::with_capacity(items.len());
-        for child in items {
+        for child in items.into_vec() {
             self.expand_node(child, env, depth + 1, &mut children)?;
         }
         out.push(ENode {
-            kind: EKind::List(children),
+            kind: EKind::List(children.into_boxed_slice()),
             span: node.span,
             expn: node.expn,
         });

@@ -83,7 +83,9 @@ pub struct ENode {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EKind {
-    List(Vec<ENode>),
+    /// A boxed slice, not a `Vec`: expanded trees reach millions of nodes, and the
+    /// smaller node keeps them in less memory.
+    List(Box<[ENode]>),
     Atom(Sym),
     Str(Sym),
 }
