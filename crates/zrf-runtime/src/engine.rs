@@ -308,11 +308,62 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
 
     /// Whether some turn of `turn` in `state` removes a piece from one of `targets`.
     pub fn captures_any_of(&self, state: &State, turn: Turn, targets: &[Pos]) -> bool {
-        !targets.is_empty()
-            && self
-                .pseudo_legal(state, turn)
-                .iter()
-                .any(|m| m.steps.iter().any(|s| captures_any(s, targets)))
+        if targets.is_empty() {
+            return false;
+        }
+        let filter = match turn.move_type {
+            Some(t) => Filter::Type(Some(t)),
+            None => Filter::Any,
+        };
+        // Piece by piece, stopping at the first capture: most queries (is this move
+        // legal?) find none, and should not build every turn to learn it.
+        let mut steps = Vec::new();
+        let mut budget = MAX_CHAIN_STEPS;
+        let hits = |steps: &mut Vec<Step>, budget: &mut usize| {
+            for step in steps.drain(..) {
+                if captures_any(&step, targets) {
+                    return true;
+                }
+                if step.continue_with.is_some() {
+                    let mut after = state.clone();
+                    after.apply_step(self.tables, &step);
+                    let mut chains = Vec::new();
+                    self.extend_chain(&after, turn, &mut vec![step], &mut chains, budget);
+                    if chains
+                        .iter()
+                        .any(|m| m.steps.iter().any(|s| captures_any(s, targets)))
+                    {
+                        return true;
+                    }
+                }
+            }
+            false
+        };
+        for (pos, piece) in state.board.iter().enumerate() {
+            if piece.is_some_and(|p| p.owner == turn.move_as) {
+                self.templates.piece_moves(
+                    self.tables,
+                    state,
+                    turn,
+                    pos as Pos,
+                    filter,
+                    &mut steps,
+                );
+                if hits(&mut steps, &mut budget) {
+                    return true;
+                }
+            }
+        }
+        for kind in 0..self.tables.kinds() as Kind {
+            if self.templates.has_drops(kind) && state.stock(self.tables, turn.move_as, kind) > 0 {
+                self.templates
+                    .drops(self.tables, state, turn, kind, filter, &mut steps);
+                if hits(&mut steps, &mut budget) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 }
 
