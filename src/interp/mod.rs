@@ -58,12 +58,14 @@ impl Templates for Interpreter {
         out: &mut Vec<Step>,
     ) {
         let Some(piece) = state.at(pos) else { return };
+        // One run for the piece, restarted for each template.
+        let mut run = Run::for_move(tables, state, turn, pos, None, out);
         for template in &self.game.pieces[piece.kind as usize].moves {
             let move_type = template.move_type.map(|t| t.0 as u16);
             if !filter.allows(move_type) {
                 continue;
             }
-            let mut run = Run::for_move(tables, state, turn, pos, move_type, out);
+            run.restart(move_type);
             let _ = self.block(&self.game.templates[template.template.index()], &mut run);
         }
     }
@@ -77,13 +79,14 @@ impl Templates for Interpreter {
         filter: Filter,
         out: &mut Vec<Step>,
     ) {
+        let mut run = Run::for_drop(tables, state, turn, 0, kind, None, out);
         for template in &self.game.pieces[kind as usize].drops {
             let move_type = template.move_type.map(|t| t.0 as u16);
             if !filter.allows(move_type) {
                 continue;
             }
             for pos in 0..tables.positions.len() as Pos {
-                let mut run = Run::for_drop(tables, state, turn, pos, kind, move_type, out);
+                run.restart_drop_at(pos, move_type);
                 let _ = self.block(&self.game.templates[template.template.index()], &mut run);
             }
         }
