@@ -365,13 +365,7 @@ impl<'a> Lower<'a> {
         let x = self.x;
         let form = &x.forms[x.games[index].form];
         let sections = self.sections(index);
-        let of = |head: &str| -> Vec<&'a ENode> {
-            sections
-                .iter()
-                .copied()
-                .filter(|s| s.head().map(|h| x.name(h)) == Some(head))
-                .collect()
-        };
+        let of = |head: &str| with_head(x, &sections, head);
         match of("players").first() {
             Some(players) => self.players_section(players),
             None => self.err(CheckError::MissingSection {
@@ -410,13 +404,7 @@ impl<'a> Lower<'a> {
             .title
             .map(|t| x.name(t).to_string())
             .unwrap_or_default();
-        let of = |head: &str| -> Vec<&'a ENode> {
-            sections
-                .iter()
-                .copied()
-                .filter(|s| s.head().map(|h| x.name(h)) == Some(head))
-                .collect()
-        };
+        let of = |head: &str| with_head(x, &sections, head);
         for section in &sections {
             let head = section.head().map(|h| self.name(h));
             let known =
@@ -477,6 +465,15 @@ impl<'a> Lower<'a> {
             engine,
         }
     }
+}
+
+/// The sections whose head is `head`, in order.
+fn with_head<'a>(x: &Expanded, sections: &[&'a ENode], head: &str) -> Vec<&'a ENode> {
+    sections
+        .iter()
+        .copied()
+        .filter(|s| s.head().map(|h| x.name(h)) == Some(head))
+        .collect()
 }
 
 fn at(node: &ENode) -> At {

@@ -215,23 +215,23 @@ fn chess_en_passant_follows_a_double_step_only() {
     assert_eq!(listed(&engine, &state, "Pawn e5"), ["Pawn e5 - e6"]);
 }
 
+/// Blue stone on a3 with red stones on b3 and d3, c3 and e3 empty, Blue to move.
+const HOP_SETUP: [&str; 7] = [
+    "Stone b1 - b2",
+    "Blue Stone a4",
+    "Stone b2 - b3",
+    "Stone a4 - a3",
+    "Stone d1 - d2",
+    "Stone d5 - e5",
+    "Stone d2 - d3",
+];
+
 #[test]
 fn hop_and_drop_combines_drops_partial_moves_and_attributes() {
     // 6 steps and 8 drops at depth 1; the sides cannot meet within two plies.
     assert_eq!(counts("hopdrop.zrf", 4), [14, 196, 2758, 38809]);
     let engine = engine("hopdrop.zrf");
-    let state = after(
-        &engine,
-        &[
-            "Stone b1 - b2",
-            "Blue Stone a4",
-            "Stone b2 - b3",
-            "Stone a4 - a3",
-            "Stone d1 - d2",
-            "Stone d5 - e5",
-            "Stone d2 - d3",
-        ],
-    );
+    let state = after(&engine, &HOP_SETUP);
     // With "pass partial", the turn may stop after the first jump or go on.
     assert_eq!(
         listed(&engine, &state, "Stone a3"),
@@ -243,20 +243,12 @@ fn hop_and_drop_combines_drops_partial_moves_and_attributes() {
         ]
     );
     // The stone that captured is a veteran and may step diagonally.
-    let state = after(
-        &engine,
-        &[
-            "Stone b1 - b2",
-            "Blue Stone a4",
-            "Stone b2 - b3",
-            "Stone a4 - a3",
-            "Stone d1 - d2",
-            "Stone d5 - e5",
-            "Stone d2 - d3",
-            "Stone a3 - c3 x b3 @ c3 0 1; Stone c3 - e3 x d3 @ e3 0 1",
-            "Red Stone a1",
-        ],
-    );
+    let mut moves = HOP_SETUP.to_vec();
+    moves.extend([
+        "Stone a3 - c3 x b3 @ c3 0 1; Stone c3 - e3 x d3 @ e3 0 1",
+        "Red Stone a1",
+    ]);
+    let state = after(&engine, &moves);
     assert_eq!(
         listed(&engine, &state, "Stone e3"),
         [
