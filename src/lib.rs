@@ -20,6 +20,7 @@ pub mod interp;
 pub mod ir;
 pub mod source;
 pub mod syntax;
+pub mod zsg;
 
 #[cfg(feature = "cli")]
 pub mod cli;

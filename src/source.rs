@@ -138,6 +138,20 @@ impl SourceFile {
         (original + extra) as usize
     }
 
+    /// Maps an offset in the decoded text back to the original bytes (the inverse of
+    /// [`SourceFile::decoded_offset`] on character boundaries).
+    pub fn original_offset(&self, decoded: usize) -> u32 {
+        let decoded = decoded as u32;
+        let extra = match self
+            .widening
+            .partition_point(|&(at, extra)| at + extra <= decoded)
+        {
+            0 => 0,
+            n => self.widening[n - 1].1,
+        };
+        decoded - extra
+    }
+
     /// The decoded text of an original byte range (always on character boundaries, since
     /// only whole bytes widen).
     pub fn slice(&self, start: u32, end: u32) -> &str {
@@ -300,6 +314,7 @@ mod tests {
         assert_eq!(file.decoded_offset(5), 6);
         assert_eq!(file.decoded_offset(6), 9);
         assert_eq!(file.slice(3, 7), "\"é€\"");
+        assert_eq!([4, 6, 9, 10].map(|d| file.original_offset(d)), [4, 5, 6, 7]);
         assert_eq!(
             file.line_column(9),
             LineColumn {

@@ -9,6 +9,7 @@ mod properties;
 mod samples;
 mod syntax_diagnostics;
 mod ui;
+mod zsg;
 
 use std::path::Path;
 
@@ -57,6 +58,17 @@ pub fn shared_corpus() -> Option<std::path::PathBuf> {
         Some(dir)
     } else {
         eprintln!("SKIPPED: ../shared/corpus not found; corpus checks run in .ci/run");
+        None
+    }
+}
+
+/// `../shared/oracles` beside the project, if present.
+pub fn shared_oracles() -> Option<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracles");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("SKIPPED: ../shared/oracles not found; oracle checks run in .ci/run");
         None
     }
 }
