@@ -55,8 +55,8 @@ enum Command {
     },
     /// Check rules files and report every problem found, with its location.
     ///
-    /// Runs the front end as far as it is built (today: decoding, syntax, includes and
-    /// macro expansion with variant inheritance).
+    /// Runs the whole front end: decoding, syntax, includes, macro expansion, variant
+    /// inheritance, and the checks that lower every game and variant to the typed IR.
     ///
     /// Example: `zrfc check games/*.zrf --message-format json`
     Check {
