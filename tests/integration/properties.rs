@@ -146,18 +146,10 @@ fn corpus_files_round_trip() {
     let Some(corpus) = crate::shared_corpus() else {
         return;
     };
-    let mut pending = vec![corpus];
-    let mut count = 0;
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{e}")) {
-            let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
-            if path.is_dir() {
-                pending.push(path);
-            } else {
-                assert_round_trip(&std::fs::read(&path).unwrap_or_else(|e| panic!("{e}")));
-                count += 1;
-            }
-        }
+    let files = crate::files_under(&corpus);
+    for path in &files {
+        assert_round_trip(&std::fs::read(path).unwrap_or_else(|e| panic!("{e}")));
     }
+    let count = files.len();
     assert_eq!(count, 541, "540 .zrf files and sokoban.inc");
 }

@@ -9,32 +9,24 @@ fn oracle_saved_games_round_trip() {
     let Some(oracles) = crate::shared_oracles() else {
         return;
     };
-    let mut pending = vec![oracles.join("zsg")];
-    let mut count = 0;
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{e}")) {
-            let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
-            if path.is_dir() {
-                pending.push(path);
-                continue;
-            }
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
-            let mut sources = SourceMap::new();
-            let file = sources.add(path.display().to_string(), bytes);
-            let (game, errors) = zsg::parse(file, sources.file(file), None);
-            assert!(errors.is_empty(), "{}: {errors:?}", path.display());
-            let game = game.unwrap_or_else(|| panic!("{}", path.display()));
-            let original = sources.file(file).text().replace("\r\n", "\n");
-            let written = zsg::write(&game).replace("\r\n", "\n");
-            assert_eq!(
-                written.trim_end(),
-                original.trim_end(),
-                "{}",
-                path.display()
-            );
-            count += 1;
-        }
+    let files = crate::files_under(&oracles.join("zsg"));
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{e}"));
+        let mut sources = SourceMap::new();
+        let file = sources.add(path.display().to_string(), bytes);
+        let (game, errors) = zsg::parse(file, sources.file(file), None);
+        assert!(errors.is_empty(), "{}: {errors:?}", path.display());
+        let game = game.unwrap_or_else(|| panic!("{}", path.display()));
+        let original = sources.file(file).text().replace("\r\n", "\n");
+        let written = zsg::write(&game).replace("\r\n", "\n");
+        assert_eq!(
+            written.trim_end(),
+            original.trim_end(),
+            "{}",
+            path.display()
+        );
     }
+    let count = files.len();
     assert_eq!(count, 63, "the public saved games");
 }
 
