@@ -2,7 +2,7 @@
 //! symmetry, zones, and the derived opposite directions.
 //!
 //! Build order (as Zillions): grids, then `positions` and `dummy`, skipping killed
-//! positions, then `links`, then `unlink`, then symmetry and zones.
+//! positions, then `links` and `unlink` in the order written, then symmetry and zones.
 
 use std::collections::{HashMap, HashSet};
 
@@ -66,11 +66,15 @@ impl Lower<'_> {
                 }
             }
         }
-        for links in of("links") {
-            self.links(links);
-        }
-        for unlink in of("unlink") {
-            self.unlink(unlink);
+        // In the order written: an `unlink` does not remove links declared after it
+        // (Chessence.zsg record 46 moves a captured piece along a `links` direction out of
+        // positions unlinked earlier in the board).
+        for item in items {
+            match item.head().map(|h| self.x.name(h)) {
+                Some("links") => self.links(item),
+                Some("unlink") => self.unlink(item),
+                _ => {}
+            }
         }
         for symmetry in of("symmetry") {
             self.symmetry(symmetry);

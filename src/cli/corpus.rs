@@ -283,7 +283,7 @@ fn bless(path: &Path, results: &[Row]) -> u8 {
     }
 }
 
-fn read_expectations(path: &Path) -> io::Result<BTreeMap<String, String>> {
+pub(super) fn read_expectations(path: &Path) -> io::Result<BTreeMap<String, String>> {
     let text = std::fs::read_to_string(path)?;
     Ok(text
         .lines()

@@ -7,6 +7,7 @@
 mod corpus;
 mod pipeline;
 mod play;
+mod replay;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -138,6 +139,36 @@ enum Command {
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
+    /// Play a game with the reference interpreter and save it as a Zillions saved game.
+    ///
+    /// Players named with `--human` choose their moves at the terminal (by number or in
+    /// notation); the others move at random, reproducibly for a given `--seed`. Every
+    /// record is printed as played, and the game is written to a .zsg file that Zillions
+    /// and `zrfc replay` can open.
+    ///
+    /// Example: `zrfc play zrf-samples/tictactoe.zrf --human X --save game.zsg`
+    Play {
+        /// The .zrf file.
+        file: PathBuf,
+        /// The game or variant (by title); the first game when absent.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        /// A player who moves by hand; repeatable.
+        #[arg(long, value_name = "PLAYER")]
+        human: Vec<String>,
+        /// Seed of the random players' choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Stop after this many turns if the game has not ended.
+        #[arg(long, value_name = "N", default_value_t = 1000)]
+        max_turns: usize,
+        /// The saved game to write. Default: the rules file's name with `.zsg`, in the
+        /// current folder (`-2`, `-3`, ... added rather than overwriting).
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
+    },
     /// Run the pipeline over every .zrf under a folder and compare with expectations.
     ///
     /// Prints one status line per file and a closing `N passed, N failed` line. With
@@ -146,6 +177,26 @@ enum Command {
     ///
     /// Example: `zrfc corpus ../shared/corpus --expect tests/corpus/expected.tsv`
     Corpus(corpus::CorpusArgs),
+    /// Replay a saved game (.zsg) recorded by Zillions, checking every record against the
+    /// engine's legal moves.
+    ///
+    /// Each move record must be reproduced by one of the legal moves (or continuations of
+    /// a partial move) of the side to move: same pieces, owners and attributes on every
+    /// square afterwards, same "partial move continues" status. At the first record that
+    /// no move reproduces, prints the position, the engine's moves and the nearest one's
+    /// differences, and exits 1.
+    ///
+    /// Example: `zrfc replay games/Dobutsu.zsg --rules games/DoubutsuShogi.zrf`
+    Replay(replay::ReplayArgs),
+    /// Replay every saved game listed in an oracles folder's `zsg-index.tsv`.
+    ///
+    /// Files with scope `replay` or `setup-only` are replayed (against `recorded_zrf` when
+    /// the index names it, else `corpus_zrf`); `format-only` files are only read. Prints
+    /// `replayed/total` per file and `N passed, N failed`; with `--expect`, fewer records
+    /// replayed than recorded is a regression.
+    ///
+    /// Example: `zrfc corpus-replay ../shared/oracles --expect tests/oracles/expected.tsv`
+    CorpusReplay(replay::CorpusReplayArgs),
 }
 
 /// Include search paths.
@@ -287,7 +338,29 @@ pub fn main() -> ExitCode {
             &front_end.options(),
             color,
         ),
+        Command::Play {
+            file,
+            variant,
+            human,
+            seed,
+            max_turns,
+            save,
+            front_end,
+        } => play::play(
+            &file,
+            variant.as_deref(),
+            play::PlayRequest {
+                humans: human,
+                seed,
+                max_turns,
+                save,
+            },
+            &front_end.options(),
+            color,
+        ),
         Command::Corpus(args) => corpus::run(&args),
+        Command::Replay(args) => replay::replay(&args, color),
+        Command::CorpusReplay(args) => replay::corpus_replay(&args),
     };
     ExitCode::from(code)
 }

@@ -395,6 +395,7 @@ pub fn tables(game: &ir::Game) -> Result<Tables, InterpError> {
             },
             pass_partial: game.options.pass_partial,
             recycle_captures: game.options.recycle_captures,
+            include_off_pieces: game.options.include_off_pieces,
             maximal_captures: game.options.maximal_captures != ir::MaximalCaptures::Off,
         },
         royal,

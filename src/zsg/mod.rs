@@ -8,6 +8,10 @@
 //! `Player Piece pos`, captures `x pos`, retypes `= Name [on pos...]`, `flip pos`,
 //! attributes `@ pos index 0|1`; or `Pass`.
 
+mod replay;
+
+pub use replay::{replay, Divergence, Replay};
+
 use crate::diag::Diagnostic;
 use crate::source::{FileId, SourceFile, Span};
 

@@ -204,3 +204,78 @@ fn corpus_of_a_missing_folder_exits_2() {
     let out = zrfc(&["corpus", "no/such/folder"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn play_saves_a_game_that_replay_accepts() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let saved = dir.path().join("ttt.zsg");
+    let saved = saved.to_str().unwrap_or_else(|| panic!("path"));
+    let out = zrfc(&[
+        "play",
+        "zrf-samples/tictactoe.zrf",
+        "--seed",
+        "2",
+        "--save",
+        saved,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "Tic-Tac-Toe\n1. X Mark b2\n1. O Mark c3\n2. X Mark a3\n2. O Mark b3\n3. X Mark c1\n\
+             game over: X wins\nsaved 5 records to {saved}\n"
+        )
+    );
+    let out = zrfc(&["replay", saved, "-I", "zrf-samples"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).ends_with("5/5 records replayed; game over: X wins\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = zrfc(&["replay", saved, "-I", "zrf-samples", "--json"]);
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(json["replayed"], 5);
+    assert_eq!(json["records"], 5);
+    assert_eq!(json["outcome"], "X wins");
+    assert_eq!(json["divergence"], serde_json::Value::Null);
+}
+
+#[test]
+fn replay_shows_where_a_saved_game_diverges() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let saved = dir.path().join("bad.zsg");
+    std::fs::write(
+        &saved,
+        "Zillions Save Game File Version 0.02 HC\r\nRulesFile=TicTacToe.ZRF\r\n\
+         VariantName=Tic-Tac-Toe\r\n1. X Mark b2\r\n1. O Mark b2\r\n2. X Mark a1\r\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let saved = saved.to_str().unwrap_or_else(|| panic!("path"));
+    let out = zrfc(&["replay", "--color", "never", saved, "-I", "zrf-samples"]);
+    assert_eq!(out.status.code(), Some(1));
+    let shown = format!("{}{}", text(&out.stdout), text(&out.stderr)).replace(saved, "bad.zsg");
+    crate::snapshot_settings().bind(|| insta::assert_snapshot!("replay_divergence", shown));
+}
+
+#[test]
+fn replay_without_its_rules_file_says_how_to_give_it() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let saved = dir.path().join("lost.zsg");
+    std::fs::write(
+        &saved,
+        "Zillions Save Game File Version 0.02 CC\r\nRulesFile=C:\\Games\\Lost.zrf\r\nVariantName=Lost\r\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let saved = saved.to_str().unwrap_or_else(|| panic!("path"));
+    let out = zrfc(&["replay", saved]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "error: cannot find the rules file \"C:\\\\Games\\\\Lost.zrf\" named in {saved}; give it \
+             with --rules, or its folder with -I\n"
+        )
+    );
+}

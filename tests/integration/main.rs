@@ -6,6 +6,7 @@ mod frontend_properties;
 mod includes;
 mod perft;
 mod properties;
+mod replay;
 mod samples;
 mod syntax_diagnostics;
 mod ui;

@@ -9,7 +9,7 @@ use zrf::source::SourceMap;
 use zrf::syntax::FsLoader;
 use zrf_runtime::Game;
 
-fn engine(sample: &str) -> interp::Interpreted {
+pub fn engine(sample: &str) -> interp::Interpreted {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("zrf-samples")
         .join(sample);

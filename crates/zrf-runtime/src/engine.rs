@@ -76,6 +76,23 @@ pub enum Outcome {
     Draw,
 }
 
+impl Outcome {
+    /// The result in words, with player names: `White wins`, `Black loses`, `draw`.
+    pub fn describe(self, tables: &Tables) -> String {
+        let name = |p: PlayerIx| {
+            tables
+                .players
+                .get(p as usize)
+                .map_or("?", |p| p.name.as_str())
+        };
+        match self {
+            Outcome::Win(p) => format!("{} wins", name(p)),
+            Outcome::Loss(p) => format!("{} loses", name(p)),
+            Outcome::Draw => "draw".to_string(),
+        }
+    }
+}
+
 /// Longest chain of partial moves followed in one turn; longer chains are cut there.
 pub const MAX_CHAIN: usize = 128;
 

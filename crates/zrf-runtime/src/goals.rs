@@ -67,22 +67,10 @@ impl<T: Templates> View<'_, T> {
         let state = self.state;
         match cond {
             GoalCond::PiecesRemaining { count, kind } => {
-                let n = state
-                    .board
-                    .iter()
-                    .flatten()
-                    .filter(|p| p.owner == player && kind.is_none_or(|k| p.kind == k))
-                    .count();
-                n == *count as usize
+                self.piece_count(state, Some(player), *kind) == *count as usize
             }
             GoalCond::TotalPieceCount { count, kind } => {
-                let n = state
-                    .board
-                    .iter()
-                    .flatten()
-                    .filter(|p| kind.is_none_or(|k| p.kind == k))
-                    .count();
-                n == *count as usize
+                self.piece_count(state, None, *kind) == *count as usize
             }
             GoalCond::Stalemated => player == self.to_move && self.moves.is_empty(),
             GoalCond::Repetition => player == self.to_move && state.occurrences(self.tables()) >= 3,
@@ -135,6 +123,38 @@ impl<T: Templates> View<'_, T> {
     }
 
     /// Whether another player could capture one of `player`'s pieces of these kinds.
+    /// Pieces of `owner` (any owner when `None`) and of `kind` (any when `None`) on the
+    /// board, and off it too under `include off-pieces` (DarkRiders.zsg: with that
+    /// option North, whose pieces all start off the board, has not lost at the start).
+    fn piece_count(
+        &self,
+        state: &State,
+        owner: Option<PlayerIx>,
+        kind: Option<crate::Kind>,
+    ) -> usize {
+        let on_board = state
+            .board
+            .iter()
+            .flatten()
+            .filter(|p| owner.is_none_or(|o| p.owner == o) && kind.is_none_or(|k| p.kind == k))
+            .count();
+        if !self.tables().options.include_off_pieces {
+            return on_board;
+        }
+        let kinds = self.tables().kinds();
+        let off_board: u32 = state
+            .stock
+            .iter()
+            .enumerate()
+            .filter(|&(slot, _)| {
+                owner.is_none_or(|o| slot / kinds == o as usize)
+                    && kind.is_none_or(|k| slot % kinds == k as usize)
+            })
+            .map(|(_, &n)| n)
+            .sum();
+        on_board + off_board as usize
+    }
+
     fn attacked(&self, player: PlayerIx, kinds: &[crate::Kind]) -> bool {
         let tables = self.tables();
         let mut royal = vec![false; tables.kinds()];

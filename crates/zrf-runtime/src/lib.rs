@@ -22,7 +22,7 @@ mod tables;
 mod tests;
 
 pub use engine::{Engine, Game, Gen, Move, Outcome, Templates};
-pub use notation::notation;
+pub use notation::{notation, saved_game, step_notation, turn_records};
 pub use run::{Fail, Loc, Run, StepResult};
 pub use state::{Change, Piece, State, Step};
 pub use tables::{

@@ -1,10 +1,8 @@
 //! Moves written as Zillions writes them in saved games: `Pawn e2 - e4`,
 //! `Checker a3 x c5 x b4`, `White Man a1`, `= King`, `Pass`.
 
-use std::fmt::Write as _;
-
 use crate::engine::Move;
-use crate::state::{Change, State};
+use crate::state::{Change, State, Step};
 use crate::tables::Tables;
 
 /// One turn in saved-game notation, its steps separated by `;` when it has several
@@ -16,90 +14,138 @@ pub fn notation(tables: &Tables, state: &State, mv: &Move) -> String {
     let mut board = state.clone();
     let mut parts = Vec::new();
     for step in &mv.steps {
-        let mut text = String::new();
-        let mut previous_destination = None;
-        let pos = |p: u32| tables.positions[p as usize].as_str();
-        let item = |text: &mut String, s: String| {
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            text.push_str(&s);
-        };
-        // Movements first, then the other changes in the order they were made.
-        let movements = step
-            .changes
-            .iter()
-            .filter(|c| matches!(c, Change::Move { .. } | Change::Place { .. }));
-        let others = step
-            .changes
-            .iter()
-            .filter(|c| !matches!(c, Change::Move { .. } | Change::Place { .. }));
-        for change in movements.chain(others) {
-            match *change {
-                Change::Move { from, to } => {
-                    let kind = board
-                        .at(from)
-                        .map_or("?", |p| tables.pieces[p.kind as usize].name.as_str());
-                    let sign = if board.at(to).is_some() && to != from {
-                        "x"
-                    } else {
-                        "-"
-                    };
-                    item(
-                        &mut text,
-                        format!("{kind} {} {sign} {}", pos(from), pos(to)),
-                    );
-                    previous_destination = Some(to);
-                    continue;
-                }
-                Change::Place { pos: p, piece } | Change::Create { pos: p, piece } => item(
-                    &mut text,
-                    format!(
-                        "{} {} {}",
-                        tables.players[piece.owner as usize].name,
-                        tables.pieces[piece.kind as usize].name,
-                        pos(p)
-                    ),
-                ),
-                Change::Capture { pos: p } => item(&mut text, format!("x {}", pos(p))),
-                Change::ChangeType { pos: p, kind } => {
-                    let name = &tables.pieces[kind as usize].name;
-                    if previous_destination == Some(p) {
-                        item(&mut text, format!("= {name}"));
-                    } else {
-                        item(&mut text, format!("= {name} on {}", pos(p)));
-                    }
-                }
-                Change::ChangeOwner { pos: p, owner } => {
-                    let name = &tables.players[owner as usize].name;
-                    if previous_destination == Some(p) {
-                        item(&mut text, format!("= {name}"));
-                    } else {
-                        item(&mut text, format!("= {name} on {}", pos(p)));
-                    }
-                }
-                Change::Flip { pos: p } => item(&mut text, format!("flip {}", pos(p))),
-                Change::SetAttribute {
-                    pos: p,
-                    attribute,
-                    value,
-                } => item(
-                    &mut text,
-                    format!("@ {} {attribute} {}", pos(p), u8::from(value)),
-                ),
-                Change::TakeStock { .. } => {}
-            }
-            previous_destination = None;
-        }
+        parts.push(step_notation(tables, &board, step));
         board.apply_step(tables, step);
-        parts.push(text);
     }
-    let mut out = String::new();
-    for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            let _ = write!(out, "; ");
+    parts.join("; ")
+}
+
+/// One step as a saved-game record writes it (without the turn number and `partial`),
+/// `board` being the position before the step.
+pub fn step_notation(tables: &Tables, board: &State, step: &Step) -> String {
+    let mut text = String::new();
+    let mut previous_destination = None;
+    let pos = |p: u32| tables.positions[p as usize].as_str();
+    let item = |text: &mut String, s: String| {
+        if !text.is_empty() {
+            text.push(' ');
         }
-        out.push_str(part);
+        text.push_str(&s);
+    };
+    // Movements first, then the other changes in the order they were made.
+    let is_movement = |c: &&Change| matches!(c, Change::Move { .. } | Change::Place { .. });
+    let movements = step.changes.iter().filter(is_movement);
+    let others = step.changes.iter().filter(|c| !is_movement(c));
+    for change in movements.chain(others) {
+        match *change {
+            Change::Move { from, to } => {
+                let kind = board
+                    .at(from)
+                    .map_or("?", |p| tables.pieces[p.kind as usize].name.as_str());
+                let sign = if board.at(to).is_some() && to != from {
+                    "x"
+                } else {
+                    "-"
+                };
+                item(
+                    &mut text,
+                    format!("{kind} {} {sign} {}", pos(from), pos(to)),
+                );
+                previous_destination = Some(to);
+                continue;
+            }
+            Change::Place { pos: p, piece } | Change::Create { pos: p, piece } => item(
+                &mut text,
+                format!(
+                    "{} {} {}",
+                    tables.players[piece.owner as usize].name,
+                    tables.pieces[piece.kind as usize].name,
+                    pos(p)
+                ),
+            ),
+            Change::Capture { pos: p } => item(&mut text, format!("x {}", pos(p))),
+            Change::ChangeType { pos: p, kind } => {
+                let name = &tables.pieces[kind as usize].name;
+                if previous_destination == Some(p) {
+                    item(&mut text, format!("= {name}"));
+                } else {
+                    item(&mut text, format!("= {name} on {}", pos(p)));
+                }
+            }
+            Change::ChangeOwner { pos: p, owner } => {
+                let name = &tables.players[owner as usize].name;
+                if previous_destination == Some(p) {
+                    item(&mut text, format!("= {name}"));
+                } else {
+                    item(&mut text, format!("= {name} on {}", pos(p)));
+                }
+            }
+            Change::Flip { pos: p } => item(&mut text, format!("flip {}", pos(p))),
+            Change::SetAttribute {
+                pos: p,
+                attribute,
+                value,
+            } => item(
+                &mut text,
+                format!("@ {} {attribute} {}", pos(p), u8::from(value)),
+            ),
+            Change::TakeStock { .. } => {}
+        }
+        previous_destination = None;
     }
-    out
+    text
+}
+
+/// The saved-game records of one turn played from `state`: one line per step
+/// (`12. partial 3 Checker b5 - b3 x b4`), or `N. Pass`.
+pub fn turn_records(tables: &Tables, state: &State, mv: &Move) -> Vec<String> {
+    let number = tables.turn_number(state.turn);
+    if mv.is_pass() {
+        return vec![format!("{number}. Pass")];
+    }
+    let mut board = state.clone();
+    let mut records = Vec::new();
+    for step in &mv.steps {
+        let partial = match step.continue_with {
+            // Zillions writes its internal number of the continuation move type; ours is
+            // the move type's index from 1 (0: untyped templates). Readers use it only to
+            // see which parts belong together.
+            Some(move_type) => format!("partial {} ", move_type.map_or(0, |t| t + 1)),
+            None => String::new(),
+        };
+        records.push(format!(
+            "{number}. {partial}{}",
+            step_notation(tables, &board, step)
+        ));
+        board.apply_step(tables, step);
+    }
+    records
+}
+
+/// A saved-game file Zillions can open: the header (one `H`uman or `C`omputer letter per
+/// player, the rules file name, the game or variant title) and the records, CRLF-ended.
+pub fn saved_game(
+    tables: &Tables,
+    rules_file: &str,
+    humans: &[bool],
+    records: &[String],
+) -> String {
+    let seats: String = (0..tables.players.len())
+        .map(|p| {
+            if humans.get(p) == Some(&true) {
+                'H'
+            } else {
+                'C'
+            }
+        })
+        .collect();
+    let mut text = format!(
+        "Zillions Save Game File Version 0.02 {seats}\r\nRulesFile={rules_file}\r\nVariantName={}\r\n",
+        tables.title
+    );
+    for record in records {
+        text.push_str(record);
+        text.push_str("\r\n");
+    }
+    text
 }

@@ -406,8 +406,13 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Off the board this does nothing, and the move goes on (bolotoudou.zsg record 63:
+    /// a Zillions move whose template sets a flag one step off the edge).
     pub fn set_position_flag(&mut self, flag: usize, value: bool, loc: Loc) -> StepResult {
-        let pos = self.must(loc)?;
+        let pos = self.resolve(loc);
+        if pos == NO_POS {
+            return Ok(());
+        }
         if self.position_flags.len() <= flag {
             self.position_flags.resize(flag + 1, Vec::new());
         }

@@ -106,6 +106,8 @@ pub struct Options {
     pub recycle_captures: bool,
     /// `maximal captures`: keep only the turns capturing the most pieces.
     pub maximal_captures: bool,
+    /// `include off-pieces`: piece counts in goals include pieces off the board.
+    pub include_off_pieces: bool,
 }
 
 /// Which templates a run may use.
@@ -189,6 +191,18 @@ impl Tables {
         }
         let cycle = len - self.repeat_from;
         self.turns[self.repeat_from + (n - len) % cycle.max(1)]
+    }
+
+    /// The number Zillions writes before the record of the `n`th turn: passes through
+    /// the turn order from 1, the entries before `repeat` forming the first pass
+    /// (bolotoudou.zsg: 24 setup drops and the following four moves are `1.` and `2.`).
+    pub fn turn_number(&self, n: u32) -> u32 {
+        let (n, start) = (n as usize, self.repeat_from);
+        if n < start {
+            return 1;
+        }
+        let cycle = (self.turns.len() - start).max(1);
+        (usize::from(start > 0) + 1 + (n - start) / cycle) as u32
     }
 
     /// Players that take turns; the others are neutral.

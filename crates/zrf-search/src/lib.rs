@@ -58,7 +58,7 @@ pub fn playout<G: Game>(
     max_plies: usize,
     mut keep_going: impl FnMut() -> bool,
 ) -> Playout {
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut state = game.start();
     let mut moves_played = Vec::new();
     let mut outcome = None;
@@ -81,10 +81,14 @@ pub fn playout<G: Game>(
 
 /// A small, fixed pseudo-random sequence (SplitMix64): stable across platforms and
 /// crate versions, so seeded playouts stay reproducible.
-struct SplitMix64(u64);
+pub struct SplitMix64(u64);
 
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -92,7 +96,8 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
     }
 }
