@@ -258,7 +258,7 @@ impl Interpreter {
                 move_as: side,
                 move_type: move_type.map(|t| t.0 as u16),
             };
-            gen.captures_any_of(&board, turn, &[target])
+            gen.captures_any_of(&board, turn, &[target], &[])
         });
         self.attack_depth.set(0);
         found

@@ -188,7 +188,7 @@ impl<T: Templates> Engine<T> {
             })
             .map(|(pos, _)| pos as Pos)
             .collect();
-        self.gen().captures_any_of(state, turn, &targets)
+        self.gen().captures_any_of(state, turn, &targets, royal)
     }
 
     /// The position after a turn, without recording history (for look-ahead).
@@ -323,8 +323,17 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
     }
 
-    /// Whether some turn of `turn` in `state` removes a piece from one of `targets`.
-    pub fn captures_any_of(&self, state: &State, turn: Turn, targets: &[Pos]) -> bool {
+    /// Whether some turn of `turn` in `state` removes a piece from one of `targets`. A
+    /// step that leaves a piece of a kind marked in `kept` on the target does not count:
+    /// Zillions let a Passive Chess player leave his General where the enemy could take
+    /// it by a capture that turns the taker into a General (PassiveChess.zsg record 30).
+    pub fn captures_any_of(
+        &self,
+        state: &State,
+        turn: Turn,
+        targets: &[Pos],
+        kept: &[bool],
+    ) -> bool {
         if targets.is_empty() {
             return false;
         }
@@ -336,9 +345,21 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         // legal?) find none, and should not build every turn to learn it.
         let mut steps = Vec::new();
         let mut budget = MAX_CHAIN_STEPS;
+        let removes = |before: &State, step: &Step| {
+            captures_any(step, targets) && {
+                let mut after = before.clone();
+                after.apply_step(self.tables, step);
+                targets.iter().any(|&t| {
+                    before.at(t).is_some()
+                        && !after
+                            .at(t)
+                            .is_some_and(|p| kept.get(p.kind as usize) == Some(&true))
+                })
+            }
+        };
         let hits = |steps: &mut Vec<Step>, budget: &mut usize| {
             for step in steps.drain(..) {
-                if captures_any(&step, targets) {
+                if removes(state, &step) {
                     return true;
                 }
                 if step.continue_with.is_some() {
@@ -346,10 +367,15 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                     after.apply_step(self.tables, &step);
                     let mut chains = Vec::new();
                     self.extend_chain(&after, turn, &mut vec![step], &mut chains, budget);
-                    if chains
-                        .iter()
-                        .any(|m| m.steps.iter().any(|s| captures_any(s, targets)))
-                    {
+                    let chain_removes = |m: &Move| {
+                        let mut board = state.clone();
+                        m.steps.iter().any(|s| {
+                            let hit = removes(&board, s);
+                            board.apply_step(self.tables, s);
+                            hit
+                        })
+                    };
+                    if chains.iter().any(chain_removes) {
                         return true;
                     }
                 }
