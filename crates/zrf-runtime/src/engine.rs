@@ -9,7 +9,7 @@
 use std::rc::Rc;
 
 use crate::goals;
-use crate::state::{Change, History, State, Step};
+use crate::state::{Change, History, Piece, State, Step};
 use crate::tables::{Filter, PassTurn, Tables, Turn};
 use crate::{Kind, PlayerIx, Pos};
 
@@ -350,10 +350,8 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 let mut after = before.clone();
                 after.apply_step(self.tables, step);
                 targets.iter().any(|&t| {
-                    before.at(t).is_some()
-                        && !after
-                            .at(t)
-                            .is_some_and(|p| kept.get(p.kind as usize) == Some(&true))
+                    let royal_left = |p: Piece| kept.get(p.kind as usize) == Some(&true);
+                    before.at(t).is_some() && !after.at(t).is_some_and(royal_left)
                 })
             }
         };
