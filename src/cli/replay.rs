@@ -167,12 +167,7 @@ fn prepare(
         Ok(engine) => engine,
         Err(err) => return Err(fail("interp-error", err.to_string(), sources, Vec::new())),
     };
-    let players: Vec<String> = engine
-        .tables
-        .players
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
+    let players = engine.tables.player_names();
     let (saved, errors) = zsg::parse(file, sources.file(file), Some(&players));
     match saved {
         Some(saved) if errors.is_empty() => Ok(Prepared {

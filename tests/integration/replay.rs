@@ -36,12 +36,7 @@ fn replay_text(sample: &str, text: &str) -> Replay {
     let engine = engine(sample);
     let mut sources = SourceMap::new();
     let file = sources.add("game.zsg", text.as_bytes().to_vec());
-    let players: Vec<String> = engine
-        .tables
-        .players
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
+    let players = engine.tables.player_names();
     let (saved, errors) = zsg::parse(file, sources.file(file), Some(&players));
     assert!(errors.is_empty(), "{errors:?}");
     zsg::replay(&engine, &saved.unwrap_or_else(|| panic!("header")))
@@ -215,7 +210,7 @@ proptest::proptest! {
         let engine = engine(sample);
         let mut sources = SourceMap::new();
         let file = sources.add("m.zsg", lines.join("\n").into_bytes());
-        let players: Vec<String> = engine.tables.players.iter().map(|p| p.name.clone()).collect();
+        let players = engine.tables.player_names();
         let (saved, _) = zsg::parse(file, sources.file(file), Some(&players));
         if let Some(saved) = saved {
             let report = zsg::replay(&engine, &saved);
@@ -258,12 +253,7 @@ fn mutated_oracle_games_never_panic_the_replayer() {
         let game = result.games.into_iter().find_map(|g| g.game);
         let engine = zrf::interp::engine(game.unwrap_or_else(|| panic!("{rules}")))
             .unwrap_or_else(|e| panic!("{e}"));
-        let players: Vec<String> = engine
-            .tables
-            .players
-            .iter()
-            .map(|p| p.name.clone())
-            .collect();
+        let players = engine.tables.player_names();
         let original = std::fs::read_to_string(oracles.join(zsg_path)).unwrap_or_default();
         let lines: Vec<&str> = original.lines().collect();
         let mut rng = zrf_search::SplitMix64::new(99);

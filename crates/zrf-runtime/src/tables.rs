@@ -205,6 +205,11 @@ impl Tables {
         (usize::from(start > 0) + 1 + (n - start) / cycle) as u32
     }
 
+    /// The players' names, in `players` order.
+    pub fn player_names(&self) -> Vec<String> {
+        self.players.iter().map(|p| p.name.clone()).collect()
+    }
+
     /// Players that take turns; the others are neutral.
     pub fn is_active(&self, player: PlayerIx) -> bool {
         self.turns.iter().any(|t| t.player == player)
