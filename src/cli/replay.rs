@@ -295,6 +295,12 @@ fn summary_line(report: &Replay, tables: &zrf_runtime::Tables) -> String {
             report.ambiguous
         ));
     }
+    if let Some((first, count)) = report.turn_numbers_differ {
+        line.push_str(&format!(
+            "; {count} records numbered otherwise than the turn order gives (first: record {})",
+            first + 1
+        ));
+    }
     if !report.attributes.is_empty() {
         let mapping: Vec<String> = report
             .attributes
@@ -339,6 +345,7 @@ fn json_report(prepared: &Prepared, report: &Replay) -> serde_json::Value {
         "records": report.records,
         "replayed": report.replayed,
         "ambiguous": report.ambiguous,
+        "turn_numbers_differ": report.turn_numbers_differ.map(|(first, count)| serde_json::json!({"first": first + 1, "count": count})),
         "attributes": report.attributes.iter().map(|(i, n)| serde_json::json!({"index": i, "name": n})).collect::<Vec<_>>(),
         "over_early": report.over_early.map(|(r, o)| serde_json::json!({"record": r + 1, "outcome": o.describe(tables)})),
         "outcome": report.outcome.map(|o| o.describe(tables)),

@@ -28,6 +28,9 @@ pub struct Replay {
     pub divergence: Option<Divergence>,
     /// Records that more than one distinct engine step reproduced.
     pub ambiguous: usize,
+    /// Move records whose turn number is not the one the turn order gives (the first
+    /// such record, and how many).
+    pub turn_numbers_differ: Option<(usize, usize)>,
     /// Where the engine declared the game over while records continued, and its verdict.
     pub over_early: Option<(usize, Outcome)>,
     /// The result the engine gives after the last record, if the game is over there.
@@ -88,6 +91,7 @@ impl<T: Templates> Replayer<'_, T> {
         let mut moves_seen = false;
         let mut divergence = None;
         let mut replayed = 0;
+        let mut turn_numbers_differ: Option<(usize, usize)> = None;
         for (index, record) in game.records.iter().enumerate() {
             let result = match &record.kind {
                 RecordKind::Clear { .. } | RecordKind::Put { .. } if moves_seen => {
@@ -104,10 +108,17 @@ impl<T: Templates> Replayer<'_, T> {
                     .map(|(pos, piece)| state.board[pos as usize] = Some(piece))
                     .map_err(|reason| self.diverge(index, &reason, &state, &[])),
                 RecordKind::Move {
-                    partial, effects, ..
+                    turn: number,
+                    partial,
+                    effects,
                 } => {
                     moves_seen = true;
                     self.move_record(index, partial.is_some(), effects, &mut state, &mut turn)
+                        .map(|played_in| {
+                            if self.engine.tables.turn_number(played_in) != *number {
+                                turn_numbers_differ.get_or_insert((index, 0)).1 += 1;
+                            }
+                        })
                 }
             };
             match result {
@@ -140,6 +151,7 @@ impl<T: Templates> Replayer<'_, T> {
             replayed,
             divergence,
             ambiguous: self.ambiguous,
+            turn_numbers_differ,
             over_early: self.over_early,
             outcome,
             attributes: self.attributes.learned(&self.engine.tables.attributes),
@@ -153,7 +165,7 @@ impl<T: Templates> Replayer<'_, T> {
         effects: &[Effect],
         state: &mut State,
         turn: &mut Option<TurnInProgress>,
-    ) -> Result<(), Box<Divergence>> {
+    ) -> Result<u32, Box<Divergence>> {
         let effects = match self.names.resolve(effects) {
             Ok(effects) => effects,
             Err(reason) => {
@@ -170,9 +182,10 @@ impl<T: Templates> Replayer<'_, T> {
                     .iter()
                     .find(|&&i| current.moves[i].steps.len() == current.matched)
                 {
+                    let played_in = state.turn;
                     *state = self.engine.play(state, &current.moves[ended]);
                     *turn = None;
-                    return Ok(());
+                    return Ok(played_in);
                 }
             }
             let continuing: Vec<usize> = current
@@ -190,8 +203,9 @@ impl<T: Templates> Replayer<'_, T> {
                     current.alive = hits.into_iter().map(|h| continuing[h]).collect();
                     current.matched += 1;
                     current.board = after;
+                    let played_in = state.turn;
                     self.finish_if_complete(state, turn);
-                    return Ok(());
+                    return Ok(played_in);
                 }
                 Err(mismatch) => {
                     let ended = current
@@ -223,8 +237,9 @@ impl<T: Templates> Replayer<'_, T> {
         if effects.as_slice() == [Resolved::Pass] {
             return match moves.iter().find(|m| m.is_pass()) {
                 Some(pass) => {
+                    let played_in = state.turn;
                     *state = self.engine.play(state, pass);
-                    Ok(())
+                    Ok(played_in)
                 }
                 None => {
                     let firsts = first_steps(&moves);
@@ -247,8 +262,9 @@ impl<T: Templates> Replayer<'_, T> {
                     matched: 1,
                     board: after,
                 });
+                let played_in = state.turn;
                 self.finish_if_complete(state, turn);
-                Ok(())
+                Ok(played_in)
             }
             Err(mismatch) => {
                 let reason = format!("no legal move reproduces the record ({})", mismatch.reason);

@@ -49,6 +49,7 @@ fn played_games_replay_to_the_last_record() {
             let text = played(sample, seed, 150);
             let report = replay_text(sample, &text);
             assert_eq!(report.divergence, None, "{sample} seed {seed}");
+            assert_eq!(report.turn_numbers_differ, None, "{sample} seed {seed}");
             assert_eq!(report.replayed, report.records, "{sample} seed {seed}");
             assert_eq!(
                 report.records,
@@ -170,6 +171,15 @@ fn unknown_names_and_wrong_movements_stop_the_replay_with_a_reason() {
         let divergence = report.divergence.unwrap_or_else(|| panic!("{records}"));
         assert_eq!(divergence.reason, reason, "{records}");
     }
+}
+
+#[test]
+fn records_numbered_against_the_turn_order_are_reported() {
+    let text = "Zillions Save Game File Version 0.02 CC\r\nRulesFile=tictactoe.zrf\r\n\
+                VariantName=Tic-Tac-Toe\r\n1. X Mark b2\r\n2. O Mark c3\r\n2. X Mark a1\r\n";
+    let report = replay_text("tictactoe.zrf", text);
+    assert_eq!(report.replayed, 3);
+    assert_eq!(report.turn_numbers_differ, Some((1, 1)));
 }
 
 #[test]
