@@ -264,16 +264,29 @@ fn compare(results: &[Row], expected: &BTreeMap<String, String>) -> u8 {
 }
 
 fn bless(path: &Path, results: &[Row]) -> u8 {
-    let mut text = String::from(
+    write_expectations(
+        path,
         "# zrfc corpus expectations: a file (path relative to the corpus folder) or its Nth\n\
          # game or variant in file order (path #N), then its status\n",
-    );
-    for r in results {
-        text.push_str(&format!("{}\t{}\n", r.key, r.status));
+        results.iter().map(|r| (r.key.as_str(), r.status.as_str())),
+    )
+}
+
+/// Writes `key<TAB>status` lines under a comment header; the exit code.
+pub(super) fn write_expectations<'a>(
+    path: &Path,
+    header: &str,
+    rows: impl Iterator<Item = (&'a str, &'a str)>,
+) -> u8 {
+    let mut text = header.to_string();
+    let mut count = 0;
+    for (key, status) in rows {
+        text.push_str(&format!("{key}\t{status}\n"));
+        count += 1;
     }
     match std::fs::write(path, text) {
         Ok(()) => {
-            println!("wrote {} expectations to {}", results.len(), path.display());
+            println!("wrote {count} expectations to {}", path.display());
             0
         }
         Err(err) => {

@@ -11,7 +11,7 @@ use codespan_reporting::term::termcolor::ColorChoice;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use super::corpus::read_expectations;
+use super::corpus::{read_expectations, write_expectations};
 use super::{report_human, FrontEndArgs};
 use crate::diag::Diagnostic;
 use crate::frontend::{self, FrontEndOptions};
@@ -524,27 +524,12 @@ pub fn corpus_replay(args: &CorpusReplayArgs) -> u8 {
         return u8::from(failed > 0);
     };
     if args.bless {
-        let mut text = String::from(
+        return write_expectations(
+            expect,
             "# zrfc corpus-replay expectations: saved game (relative to the oracles folder),\n\
              # then records replayed/records, or `parsed`, or why it could not be replayed\n",
+            results.iter().map(|r| (r.zsg.as_str(), r.status.as_str())),
         );
-        for r in &results {
-            text.push_str(&format!("{}\t{}\n", r.zsg, r.status));
-        }
-        return match std::fs::write(expect, text) {
-            Ok(()) => {
-                println!(
-                    "wrote {} expectations to {}",
-                    results.len(),
-                    expect.display()
-                );
-                0
-            }
-            Err(err) => {
-                eprintln!("error: cannot write {}: {err}", expect.display());
-                2
-            }
-        };
     }
     let expected = match read_expectations(expect) {
         Ok(expected) => expected,

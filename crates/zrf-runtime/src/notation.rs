@@ -66,19 +66,17 @@ pub fn step_notation(tables: &Tables, board: &State, step: &Step) -> String {
             Change::Capture { pos: p } => item(&mut text, format!("x {}", pos(p))),
             Change::ChangeType { pos: p, kind } => {
                 let name = &tables.pieces[kind as usize].name;
-                if previous_destination == Some(p) {
-                    item(&mut text, format!("= {name}"));
-                } else {
-                    item(&mut text, format!("= {name} on {}", pos(p)));
-                }
+                item(
+                    &mut text,
+                    retype(name, pos(p), previous_destination == Some(p)),
+                );
             }
             Change::ChangeOwner { pos: p, owner } => {
                 let name = &tables.players[owner as usize].name;
-                if previous_destination == Some(p) {
-                    item(&mut text, format!("= {name}"));
-                } else {
-                    item(&mut text, format!("= {name} on {}", pos(p)));
-                }
+                item(
+                    &mut text,
+                    retype(name, pos(p), previous_destination == Some(p)),
+                );
             }
             Change::Flip { pos: p } => item(&mut text, format!("flip {}", pos(p))),
             Change::SetAttribute {
@@ -94,6 +92,16 @@ pub fn step_notation(tables: &Tables, board: &State, step: &Step) -> String {
         previous_destination = None;
     }
     text
+}
+
+/// `= Name`, with `on pos` unless the change is to the destination of the movement
+/// written just before it.
+fn retype(name: &str, pos: &str, just_moved_there: bool) -> String {
+    if just_moved_there {
+        format!("= {name}")
+    } else {
+        format!("= {name} on {pos}")
+    }
 }
 
 /// The saved-game records of one turn played from `state`: one line per step
