@@ -11,7 +11,9 @@
 //! the expanded games. Problems are reported as [`diag::Diagnostic`] values
 //! and rendered in one place, [`diag`]; positions come from the [`source::SourceMap`].
 
+pub mod build;
 pub mod check;
+pub mod codegen;
 pub mod diag;
 pub mod expand;
 pub mod frontend;

@@ -2,12 +2,11 @@
 //! committed expectations (relative path and status only, never file contents).
 
 use std::collections::BTreeMap;
-use std::io::{self, IsTerminal};
+use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::FrontEndArgs;
@@ -65,16 +64,7 @@ pub fn run(args: &CorpusArgs) -> u8 {
             .num_threads(jobs)
             .build_global();
     }
-    let progress = if io::stderr().is_terminal() {
-        let bar = ProgressBar::new(files.len() as u64);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {wide_msg}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let progress = super::progress_bar(files.len() as u64);
     let options = args.front_end.options();
     let mut per_file: Vec<Vec<Row>> = files
         .par_iter()

@@ -4,6 +4,7 @@
 //! Exit codes: 0 success (warnings allowed), 1 diagnostics with errors (or a corpus
 //! regression), 2 usage or IO errors.
 
+mod build;
 mod corpus;
 mod pipeline;
 mod play;
@@ -197,6 +198,14 @@ enum Command {
     ///
     /// Example: `zrfc corpus-replay ../shared/oracles --expect tests/oracles/expected.tsv`
     CorpusReplay(replay::CorpusReplayArgs),
+    /// Compile rules files into native engines: Rust code on the zrf runtime.
+    ///
+    /// By default writes a Cargo package: the game as a library, and a `main` with
+    /// `perft DEPTH`, `moves` and `play`. `cargo run --release -- perft 5` in the package
+    /// then runs the compiled engine. `--emit rs` writes the module alone.
+    ///
+    /// Example: `zrfc build zrf-samples/chess.zrf -o chess-engine`
+    Build(build::BuildArgs),
 }
 
 /// Include search paths.
@@ -361,8 +370,23 @@ pub fn main() -> ExitCode {
         Command::Corpus(args) => corpus::run(&args),
         Command::Replay(args) => replay::replay(&args, color),
         Command::CorpusReplay(args) => replay::corpus_replay(&args),
+        Command::Build(args) => build::build(&args),
     };
     ExitCode::from(code)
+}
+
+/// A progress bar on stderr when it is a terminal (hidden otherwise, and for `len` 0).
+fn progress_bar(len: u64) -> indicatif::ProgressBar {
+    if len == 0 || !io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {wide_msg}")
+    {
+        bar.set_style(style);
+    }
+    bar
 }
 
 fn color_choice(when: ColorWhen) -> ColorChoice {

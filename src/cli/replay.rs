@@ -2,13 +2,12 @@
 //! record by record with the reference interpreter.
 
 use std::collections::BTreeMap;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 use codespan_reporting::term::termcolor::ColorChoice;
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use super::corpus::{read_expectations, write_expectations};
@@ -485,16 +484,7 @@ pub fn corpus_replay(args: &CorpusReplayArgs) -> u8 {
         }
     };
     let options = args.front_end.options();
-    let progress = if io::stderr().is_terminal() {
-        let bar = ProgressBar::new(rows.len() as u64);
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {wide_msg}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let progress = super::progress_bar(rows.len() as u64);
     let results: Vec<Outcome> = rows
         .par_iter()
         .map(|row| {

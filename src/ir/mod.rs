@@ -13,8 +13,10 @@
 //! at existing positions.
 
 mod dump;
+mod tables;
 
 pub use dump::dump;
+pub use tables::{runtime_tables, TablesError, MAX_ATTRIBUTES};
 
 use crate::source::Span;
 

@@ -6,12 +6,14 @@
 //! only the turns of the highest-priority move type present, `checkmated` goals remove
 //! turns that leave a royal piece capturable, and a pass is added when the options allow.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use crate::goals;
+use crate::run::{Loc, Run};
 use crate::state::{Change, History, Piece, State, Step};
-use crate::tables::{Filter, PassTurn, Tables, Turn};
-use crate::{Kind, PlayerIx, Pos};
+use crate::tables::{Filter, PassTurn, Tables, Turn, NO_POS};
+use crate::{Kind, MoveType, PlayerIx, Pos};
 
 /// The code of a game's templates: the interpreter, or generated Rust.
 pub trait Templates {
@@ -454,5 +456,63 @@ impl<T: Templates> Game for Engine<T> {
 
     fn notation(&self, state: &State, mv: &Move) -> String {
         crate::notation(&self.tables, state, mv)
+    }
+}
+
+/// `attacked?` and `defended?`, for the templates of one game. A query inside another
+/// answers false instead of recursing forever (two kings each asking whether the other
+/// attacks), so the guard keeps the nesting depth.
+#[derive(Debug, Default)]
+pub struct AttackGuard {
+    depth: Cell<u8>,
+}
+
+impl AttackGuard {
+    /// Could some move of the enemy (`by_friend`: of the mover), of the given move type,
+    /// capture a piece standing on `at`?
+    pub fn attacked<T: Templates + ?Sized>(
+        &self,
+        templates: &T,
+        run: &Run<'_>,
+        move_type: Option<MoveType>,
+        at: Loc,
+        by_friend: bool,
+    ) -> bool {
+        let target = run.resolve(at);
+        if target == NO_POS || self.depth.get() > 0 {
+            return false;
+        }
+        let tables = run.tables;
+        let mover = run.turn.move_as;
+        // "Could capture a piece standing on the square": on an empty square, stand one
+        // of the mover's pieces there, so that moves that only capture (pawns) count.
+        let mut board = run.state.clone();
+        if board.at(target).is_none() {
+            board.board[target as usize] = Some(Piece {
+                kind: 0,
+                owner: mover,
+                attributes: 0,
+            });
+        }
+        self.depth.set(1);
+        let gen = Gen { tables, templates };
+        let found = (0..tables.players.len() as PlayerIx)
+            .filter(|&p| {
+                if by_friend {
+                    p == mover
+                } else {
+                    p != mover && tables.is_active(p)
+                }
+            })
+            .any(|side| {
+                let turn = Turn {
+                    player: side,
+                    move_as: side,
+                    move_type,
+                };
+                gen.captures_any_of(&board, turn, &[target], &[])
+            });
+        self.depth.set(0);
+        found
     }
 }

@@ -21,7 +21,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-pub use engine::{Engine, Game, Gen, Move, Outcome, Templates};
+pub use engine::{AttackGuard, Engine, Game, Gen, Move, Outcome, Templates};
 pub use notation::{notation, saved_game, step_notation, turn_records};
 pub use run::{Fail, Loc, Run, StepResult};
 pub use state::{Change, Piece, State, Step};

@@ -1,0 +1,289 @@
+//! The build.rs API, in the manner of prost-build: compile `.zrf` files into Rust modules
+//! in `OUT_DIR` at build time.
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> Result<(), zrf::build::BuildError> {
+//!     zrf::build::compile(&["games/chess.zrf"])
+//! }
+//! ```
+//! and in the crate, `mod chess { include!(concat!(env!("OUT_DIR"), "/chess.rs")); }`,
+//! then `chess::engine()` is the game, ready for `zrf_search` or your own code.
+//!
+//! [`Config`] chooses the output folder, include folders, the games or variants of a file
+//! and the path generated code names the runtime by. A file is rewritten only when its
+//! text changes, and `cargo:rerun-if-changed` is printed for every input and include.
+//! This module also writes the Cargo packages of `zrfc build` ([`write_package`]).
+
+mod package;
+
+use std::path::{Path, PathBuf};
+
+use crate::codegen::{self, CodegenOptions};
+use crate::diag;
+use crate::frontend::{self, FrontEndOptions};
+use crate::ir;
+use crate::source::SourceMap;
+use crate::syntax::FsLoader;
+
+pub use package::{write_package, PackageOptions, RuntimeDependency};
+
+/// Why a build failed. The message includes the rendered diagnostics, so a build script
+/// that returns it shows the user where the rules file is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("{path}: {reason}")]
+    Read { path: String, reason: String },
+    #[error("{path} has errors:\n{rendered}")]
+    Rules { path: String, rendered: String },
+    #[error("{path}: no game or variant titled {title:?}; the file has {available}")]
+    NoSuchGame {
+        path: String,
+        title: String,
+        available: String,
+    },
+    #[error("{path}: {error}")]
+    Codegen {
+        path: String,
+        error: codegen::CodegenError,
+    },
+    #[error("OUT_DIR is not set: call `Config::out_dir`, or run from a build script")]
+    NoOutDir,
+    #[error("writing {path}: {reason}")]
+    Write { path: String, reason: String },
+}
+
+/// Which games of a file to compile.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Selection {
+    /// Every game and variant (the build.rs default).
+    #[default]
+    All,
+    /// The first game (the CLI default).
+    First,
+    /// These titles, in this order.
+    Titles(Vec<String>),
+}
+
+/// Settings of a build, with `&mut Self` setters.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    out_dir: Option<PathBuf>,
+    include_dirs: Vec<PathBuf>,
+    selection: Selection,
+    codegen: CodegenOptions,
+    front_end: FrontEndOptions,
+    quiet: bool,
+}
+
+/// The Rust code of one rules file, and what it was made from.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    pub code: String,
+    /// Titles of the games compiled, in module order.
+    pub titles: Vec<String>,
+    /// The rules file and every file it includes.
+    pub inputs: Vec<PathBuf>,
+    /// Warnings of the front end, rendered.
+    pub warnings: String,
+}
+
+/// Compiles every game and variant of each file into `OUT_DIR/<file stem>.rs`.
+pub fn compile(files: &[impl AsRef<Path>]) -> Result<(), BuildError> {
+    Config::new().compile(files)
+}
+
+impl Config {
+    pub fn new() -> Config {
+        Config::default()
+    }
+
+    /// Where the modules are written (default: the `OUT_DIR` Cargo gives build scripts).
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// A folder searched for `(include "...")` files after the including file's folder.
+    pub fn include(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.include_dirs.push(dir.into());
+        self
+    }
+
+    /// Compile only the game or variant with this title (repeatable). Default: all.
+    pub fn variant(&mut self, title: impl Into<String>) -> &mut Self {
+        match &mut self.selection {
+            Selection::Titles(titles) => titles.push(title.into()),
+            selection => *selection = Selection::Titles(vec![title.into()]),
+        }
+        self
+    }
+
+    /// Which games to compile.
+    pub fn select(&mut self, selection: Selection) -> &mut Self {
+        self.selection = selection;
+        self
+    }
+
+    /// The path generated code names the runtime by (default `::zrf_runtime`), for crates
+    /// that re-export it.
+    pub fn runtime_path(&mut self, path: impl Into<String>) -> &mut Self {
+        self.codegen.runtime_path = path.into();
+        self
+    }
+
+    /// Front-end settings (macro expansion limits).
+    pub fn front_end(&mut self, options: FrontEndOptions) -> &mut Self {
+        self.front_end = options;
+        self
+    }
+
+    /// No `cargo:` lines and no warnings on stdout (for callers that are not build
+    /// scripts).
+    pub fn quiet(&mut self, quiet: bool) -> &mut Self {
+        self.quiet = quiet;
+        self
+    }
+
+    /// Compiles each file into `<out_dir>/<file stem>.rs`, written only if it changed.
+    pub fn compile(&self, files: &[impl AsRef<Path>]) -> Result<(), BuildError> {
+        let out_dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or(BuildError::NoOutDir)?,
+        };
+        for file in files {
+            let file = file.as_ref();
+            let generated = self.generate(file);
+            if !self.quiet {
+                // Even when generation fails: fixing the file must rerun the build.
+                let inputs = match &generated {
+                    Ok(g) => g.inputs.clone(),
+                    Err(_) => vec![file.to_path_buf()],
+                };
+                for input in inputs {
+                    println!("cargo:rerun-if-changed={}", input.display());
+                }
+            }
+            let generated = generated?;
+            if !self.quiet {
+                for line in generated.warnings.lines().filter(|l| !l.trim().is_empty()) {
+                    println!("cargo:warning={line}");
+                }
+            }
+            let target = out_dir.join(format!("{}.rs", module_name(file)));
+            write_if_changed(&target, &generated.code)?;
+        }
+        Ok(())
+    }
+
+    /// The Rust code of one file's selected games, without writing anything.
+    pub fn generate(&self, file: &Path) -> Result<Generated, BuildError> {
+        let path = file.display().to_string();
+        let mut options = self.front_end.clone();
+        options
+            .load
+            .include_dirs
+            .extend(self.include_dirs.iter().cloned());
+        let mut sources = SourceMap::new();
+        let front_end = frontend::run(file, &FsLoader, &options, &mut sources).map_err(|e| {
+            BuildError::Read {
+                path: path.clone(),
+                reason: e.reason,
+            }
+        })?;
+        let games = front_end.games;
+        let indices: Vec<usize> = match &self.selection {
+            Selection::All => (0..games.len()).collect(),
+            Selection::First => (0..games.len().min(1)).collect(),
+            Selection::Titles(titles) => titles
+                .iter()
+                .map(|title| {
+                    games.iter().position(|g| &g.title == title).ok_or_else(|| {
+                        BuildError::NoSuchGame {
+                            path: path.clone(),
+                            title: title.clone(),
+                            available: available(&games),
+                        }
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let errors: Vec<diag::Diagnostic> = front_end
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .cloned()
+            .collect();
+        let chosen: Vec<ir::Game> = indices
+            .iter()
+            .filter_map(|&i| games[i].game.clone())
+            .collect();
+        if chosen.len() < indices.len() || chosen.is_empty() {
+            let rendered = if errors.is_empty() {
+                "no game to compile".to_string()
+            } else {
+                diag::render_plain(&sources, &errors)
+            };
+            return Err(BuildError::Rules { path, rendered });
+        }
+        let code = codegen::generate(&chosen, &sources, &self.codegen).map_err(|error| {
+            BuildError::Codegen {
+                path: path.clone(),
+                error,
+            }
+        })?;
+        let warnings: Vec<diag::Diagnostic> = front_end
+            .diagnostics
+            .into_iter()
+            .filter(|d| !d.is_error())
+            .collect();
+        Ok(Generated {
+            code,
+            titles: chosen.iter().map(|g| g.title.clone()).collect(),
+            inputs: sources
+                .files()
+                .map(|(_, f)| PathBuf::from(f.name()))
+                .collect(),
+            warnings: diag::render_plain(&sources, &warnings),
+        })
+    }
+}
+
+fn available(games: &[frontend::GameResult]) -> String {
+    let titles: Vec<String> = games.iter().map(|g| format!("{:?}", g.title)).collect();
+    match titles.len() {
+        0 => "no games".to_string(),
+        _ => titles.join(", "),
+    }
+}
+
+/// The module (and file) name of a rules file: its stem as a Rust identifier.
+pub fn module_name(file: &Path) -> String {
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    codegen::sanitise(&stem, codegen::Case::Snake)
+}
+
+/// Writes `text` to `path` unless it already holds exactly that, so that Cargo and
+/// editors do not see a change (and rebuild) when nothing changed.
+pub fn write_if_changed(path: &Path, text: &str) -> Result<bool, BuildError> {
+    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+        return Ok(false);
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| write_error(parent, e))?;
+    }
+    std::fs::write(path, text).map_err(|e| write_error(path, e))?;
+    Ok(true)
+}
+
+fn write_error(path: &Path, err: std::io::Error) -> BuildError {
+    BuildError::Write {
+        path: path.display().to_string(),
+        reason: err.to_string(),
+    }
+}

@@ -1,0 +1,116 @@
+//! `zrfc build`: rules files to compiled engines, as Cargo packages or single modules.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+
+use super::progress_bar;
+use crate::build::{self, Config, PackageOptions, RuntimeDependency, Selection};
+
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// One or more .zrf files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Where to write. One file: the package folder (or, with `--emit rs`, the module
+    /// file or a folder for it). Several files: a folder holding one package (or module)
+    /// per file.
+    #[arg(short = 'o', long = "out", value_name = "PATH")]
+    out: PathBuf,
+    /// The game or variant to compile (by title); repeatable. Default: the first game.
+    #[arg(long, value_name = "TITLE", conflicts_with = "all_variants")]
+    variant: Vec<String>,
+    /// Compile every game and variant of each file, one module each.
+    #[arg(long)]
+    all_variants: bool,
+    /// `package`: a Cargo package (library + `main` with perft, moves, play); `rs`: the
+    /// Rust module alone, for `include!` or your own crate.
+    #[arg(long, value_enum, default_value_t = Emit::Package)]
+    emit: Emit,
+    /// Runtime crates by path (the folder holding `zrf-runtime` and `zrf-search`) instead
+    /// of the default: this workspace's crates when present, else crates.io.
+    #[arg(long, value_name = "DIR")]
+    runtime_dir: Option<PathBuf>,
+    /// A folder searched for `(include "...")` files; repeatable.
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Emit {
+    Package,
+    Rs,
+}
+
+pub fn build(args: &BuildArgs) -> u8 {
+    let mut config = Config::new();
+    config.quiet(true);
+    for dir in &args.include_dirs {
+        config.include(dir);
+    }
+    config.select(if args.all_variants {
+        Selection::All
+    } else if args.variant.is_empty() {
+        Selection::First
+    } else {
+        Selection::Titles(args.variant.clone())
+    });
+    let runtime = match &args.runtime_dir {
+        Some(dir) => RuntimeDependency::Path(dir.clone()),
+        None => RuntimeDependency::detect(),
+    };
+    let many = args.files.len() > 1;
+    let progress = progress_bar(if many { args.files.len() as u64 } else { 0 });
+    let mut failed = 0;
+    for file in &args.files {
+        progress.set_message(file.display().to_string());
+        let target = target(&args.out, file, many, args.emit);
+        match build_one(&config, file, &target, args.emit, &runtime) {
+            Ok(written) => progress.suspend(|| println!("{}", written.display())),
+            Err(err) => {
+                failed += 1;
+                progress.suspend(|| eprintln!("error: {err}"));
+            }
+        }
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    if many {
+        println!("{} built, {failed} failed", args.files.len() - failed);
+    }
+    u8::from(failed > 0)
+}
+
+/// Where one file's output goes.
+fn target(out: &Path, file: &Path, many: bool, emit: Emit) -> PathBuf {
+    let module = build::module_name(file);
+    match (emit, many) {
+        (Emit::Package, false) => out.to_path_buf(),
+        (Emit::Package, true) => out.join(module.replace('_', "-")),
+        (Emit::Rs, false) if out.extension().is_some_and(|e| e == "rs") => out.to_path_buf(),
+        (Emit::Rs, _) => out.join(format!("{module}.rs")),
+    }
+}
+
+fn build_one(
+    config: &Config,
+    file: &Path,
+    target: &Path,
+    emit: Emit,
+    runtime: &RuntimeDependency,
+) -> Result<PathBuf, build::BuildError> {
+    let generated = config.generate(file)?;
+    if !generated.warnings.trim().is_empty() {
+        eprint!("{}", generated.warnings);
+    }
+    match emit {
+        Emit::Rs => {
+            build::write_if_changed(target, &generated.code)?;
+        }
+        Emit::Package => {
+            let options = PackageOptions::for_file(file, runtime.clone());
+            build::write_package(target, &generated, &options)?;
+        }
+    }
+    Ok(target.to_path_buf())
+}

@@ -1,0 +1,224 @@
+//! The game's [`Tables`] as Rust data: `pub fn tables() -> Tables`, field by field, so the
+//! compiled engine starts from exactly what the interpreter builds from the IR.
+
+use zrf_runtime::{Goal, GoalCond, GoalKind, PassTurn, PieceRef, Place, Tables, Turn, NO_POS};
+
+use super::writer::{string_literal, RustWriter};
+use super::Names;
+
+pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
+    w.line("/// The static description of the game: board, players, turn order, pieces, goals.");
+    w.block("pub fn tables() -> Tables", |w| {
+        w.block("Tables", |w| {
+            w.line(format!("title: {}.to_string(),", string_literal(&tables.title)));
+            strings(w, "positions", &tables.positions);
+            strings(w, "directions", &tables.directions);
+            let links = tables.links.iter().map(|&p| match p {
+                NO_POS => "NO_POS".to_string(),
+                p => p.to_string(),
+            });
+            list(w, "links", links, tables.directions.len().clamp(4, 16));
+            w.enclosed("zones: vec![", "],", |w| {
+                for zone in &tables.zones {
+                    w.enclosed("vec![", "],", |w| {
+                        for bits in zone {
+                            let words = bits.iter().map(|b| format!("{b:#x}"));
+                            w.line(format!("vec![{}],", join(words)));
+                        }
+                    });
+                }
+            });
+            strings(w, "zone_names", &tables.zone_names);
+            w.enclosed("symmetry: vec![", "],", |w| {
+                for map in &tables.symmetry {
+                    w.line(format!("vec![{}],", join(map.iter().map(u16::to_string))));
+                }
+            });
+            let opposite = tables.opposite.iter().map(|o| format!("{o:?}"));
+            list(w, "opposite", opposite, 8);
+            w.enclosed("players: vec![", "],", |w| {
+                for player in &tables.players {
+                    w.line(format!(
+                        "Player {{ name: {}.to_string(), random: {} }},",
+                        string_literal(&player.name),
+                        player.random
+                    ));
+                }
+            });
+            let turns = tables.turns.iter().map(|t| turn(t, names));
+            list(w, "turns", turns, 1);
+            w.line(format!("repeat_from: {},", tables.repeat_from));
+            w.enclosed("pieces: vec![", "],", |w| {
+                for piece in &tables.pieces {
+                    w.line(format!(
+                        "PieceInfo {{ name: {}.to_string(), default_attributes: {:#x} }},",
+                        string_literal(&piece.name),
+                        piece.default_attributes
+                    ));
+                }
+            });
+            strings(w, "attributes", &tables.attributes);
+            strings(w, "move_types", &tables.move_types);
+            w.line(format!("flags: {},", tables.flags));
+            w.line(format!("position_flags: {},", tables.position_flags));
+            w.enclosed("setup: vec![", "],", |w| {
+                for setup in &tables.setup {
+                    w.line(format!(
+                        "Setup {{ player: player::{}, kind: kind::{}, positions: vec![{}], off_board: {} }},",
+                        names.players[setup.player as usize],
+                        names.kinds[setup.kind as usize],
+                        join(setup.positions.iter().map(|&p| format!("pos::{}", names.positions[p as usize]))),
+                        setup.off_board
+                    ));
+                }
+            });
+            w.enclosed("goals: vec![", "],", |w| {
+                for g in &tables.goals {
+                    w.line(goal(g, names));
+                }
+            });
+            let priorities = tables
+                .priorities
+                .iter()
+                .map(|&t| format!("move_type::{}", names.move_types[t as usize]));
+            list(w, "priorities", priorities, 4);
+            let options = &tables.options;
+            w.block_with("options: Options", ",", |w| {
+                let pass_turn = match options.pass_turn {
+                    PassTurn::Never => "Never",
+                    PassTurn::Always => "Always",
+                    PassTurn::Forced => "Forced",
+                };
+                w.line(format!("pass_turn: PassTurn::{pass_turn},"));
+                w.line(format!("pass_partial: {},", options.pass_partial));
+                w.line(format!("recycle_captures: {},", options.recycle_captures));
+                w.line(format!("maximal_captures: {},", options.maximal_captures));
+                w.line(format!("include_off_pieces: {},", options.include_off_pieces));
+            });
+            w.enclosed("royal: vec![", "],", |w| {
+                for kinds in &tables.royal {
+                    w.line(format!("vec![{}],", join(kinds.iter().map(bool::to_string))));
+                }
+            });
+        });
+    });
+}
+
+fn join(items: impl IntoIterator<Item = String>) -> String {
+    items.into_iter().collect::<Vec<_>>().join(", ")
+}
+
+fn list(w: &mut RustWriter, field: &str, items: impl IntoIterator<Item = String>, per_line: usize) {
+    let items: Vec<String> = items.into_iter().collect();
+    if items.is_empty() {
+        w.line(format!("{field}: Vec::new(),"));
+        return;
+    }
+    w.enclosed(format!("{field}: vec!["), "],", |w| {
+        w.wrapped_list(items, per_line)
+    });
+}
+
+fn strings(w: &mut RustWriter, field: &str, items: &[String]) {
+    list(
+        w,
+        field,
+        items
+            .iter()
+            .map(|s| format!("{}.to_string()", string_literal(s))),
+        8,
+    );
+}
+
+fn turn(t: &Turn, names: &Names) -> String {
+    let move_type = t.move_type.map_or("None".to_string(), |m| {
+        format!("Some(move_type::{})", names.move_types[m as usize])
+    });
+    format!(
+        "Turn {{ player: player::{}, move_as: player::{}, move_type: {move_type} }}",
+        names.players[t.player as usize], names.players[t.move_as as usize]
+    )
+}
+
+fn goal(g: &Goal, names: &Names) -> String {
+    let kind = match g.kind {
+        GoalKind::Win => "Win",
+        GoalKind::Loss => "Loss",
+        GoalKind::Draw => "Draw",
+        GoalKind::Count => "Count",
+    };
+    let players = join(
+        g.players
+            .iter()
+            .map(|&p| format!("player::{}", names.players[p as usize])),
+    );
+    format!(
+        "Goal {{ kind: GoalKind::{kind}, players: vec![{players}], condition: {} }},",
+        goal_cond(&g.condition, names)
+    )
+}
+
+fn kind_name(kind: u16, names: &Names) -> String {
+    format!("kind::{}", names.kinds[kind as usize])
+}
+
+fn optional_kind(kind: Option<u16>, names: &Names) -> String {
+    kind.map_or("None".to_string(), |k| {
+        format!("Some({})", kind_name(k, names))
+    })
+}
+
+fn piece_ref(r: &PieceRef, names: &Names) -> String {
+    let (variant, kind) = match *r {
+        PieceRef::Own(k) => ("Own", k),
+        PieceRef::Opponent(k) => ("Opponent", k),
+        PieceRef::AnyOwner(k) => ("AnyOwner", k),
+        PieceRef::Absent(k) => ("Absent", k),
+    };
+    format!("PieceRef::{variant}({})", kind_name(kind, names))
+}
+
+fn goal_cond(cond: &GoalCond, names: &Names) -> String {
+    let kinds = |ks: &[u16]| join(ks.iter().map(|&k| kind_name(k, names)));
+    let conds = |cs: &[GoalCond]| join(cs.iter().map(|c| goal_cond(c, names)));
+    match cond {
+        GoalCond::PiecesRemaining { count, kind } => format!(
+            "GoalCond::PiecesRemaining {{ count: {count}, kind: {} }}",
+            optional_kind(*kind, names)
+        ),
+        GoalCond::TotalPieceCount { count, kind } => format!(
+            "GoalCond::TotalPieceCount {{ count: {count}, kind: {} }}",
+            optional_kind(*kind, names)
+        ),
+        GoalCond::Stalemated => "GoalCond::Stalemated".to_string(),
+        GoalCond::Repetition => "GoalCond::Repetition".to_string(),
+        GoalCond::AbsoluteConfig { pieces, places } => {
+            let pieces = join(pieces.iter().map(|r| piece_ref(r, names)));
+            let places = join(places.iter().map(|p| match *p {
+                Place::Position(p) => {
+                    format!("Place::Position(pos::{})", names.positions[p as usize])
+                }
+                Place::Zone(z) => format!("Place::Zone(zone::{})", names.zones[z as usize]),
+            }));
+            format!("GoalCond::AbsoluteConfig {{ pieces: vec![{pieces}], places: vec![{places}] }}")
+        }
+        GoalCond::RelativeConfig { first, steps } => {
+            let steps = join(steps.iter().map(|(d, r)| {
+                format!(
+                    "(dir::{}, {})",
+                    names.directions[*d as usize],
+                    piece_ref(r, names)
+                )
+            }));
+            format!(
+                "GoalCond::RelativeConfig {{ first: {}, steps: vec![{steps}] }}",
+                piece_ref(first, names)
+            )
+        }
+        GoalCond::Checkmated(ks) => format!("GoalCond::Checkmated(vec![{}])", kinds(ks)),
+        GoalCond::Captured(ks) => format!("GoalCond::Captured(vec![{}])", kinds(ks)),
+        GoalCond::And(cs) => format!("GoalCond::And(vec![{}])", conds(cs)),
+        GoalCond::Or(cs) => format!("GoalCond::Or(vec![{}])", conds(cs)),
+        GoalCond::Not(c) => format!("GoalCond::Not(Box::new({}))", goal_cond(c, names)),
+    }
+}

@@ -1,0 +1,330 @@
+//! Move and drop templates as straight-line Rust: each template body becomes a method of
+//! the game's `Rules` calling the runtime's [`zrf_runtime::Run`] primitives (the ones the
+//! interpreter calls), with constant conditions folded and unreachable code left out.
+
+use crate::ir::{self, AddKind, Block, Cond, Dir, GoTarget, Stmt};
+
+use super::writer::RustWriter;
+use super::Names;
+
+/// Emits one template body; returns nothing, the body ends in `Ok(())` when it can.
+pub(super) fn emit_template_body(w: &mut RustWriter, block: &Block, names: &Names) {
+    let mut emitter = Emitter { names, loops: 0 };
+    if !emitter.block(w, block) {
+        w.line("Ok(())");
+    }
+}
+
+struct Emitter<'a> {
+    names: &'a Names,
+    /// Loops opened so far, for distinct iteration counters.
+    loops: usize,
+}
+
+impl Emitter<'_> {
+    /// Emits the statements of `block`; true if control never leaves its end (every
+    /// path fails), so nothing may follow.
+    fn block(&mut self, w: &mut RustWriter, block: &Block) -> bool {
+        block.iter().any(|stmt| self.stmt(w, stmt))
+    }
+
+    fn stmt(&mut self, w: &mut RustWriter, stmt: &Stmt) -> bool {
+        let names = self.names;
+        match stmt {
+            Stmt::Step(Dir::Named(d)) => w.line(format!("run.step(dir::{})?;", names.dir(*d))),
+            Stmt::Step(Dir::Opposite(d)) => {
+                w.line(format!("run.step_opposite(dir::{})?;", names.dir(*d)))
+            }
+            Stmt::Jump(p) => w.line(format!("run.jump(pos::{});", names.pos(*p))),
+            Stmt::Verify(c) => match fold(c) {
+                Cond::Const(true) => {}
+                Cond::Const(false) => {
+                    w.line("return Err(Fail);");
+                    return true;
+                }
+                c => w.block(format!("if {}", self.negated(&c)), |w| {
+                    w.line("return Err(Fail);")
+                }),
+            },
+            Stmt::If(c, then, other) => match fold(c) {
+                Cond::Const(true) => return self.block(w, then),
+                Cond::Const(false) => return self.block(w, other),
+                c => {
+                    w.line(format!("if {} {{", self.expr(&c).0));
+                    let then_diverges = self.indented(w, |e, w| e.block(w, then));
+                    if other.is_empty() {
+                        w.line("}");
+                        return false;
+                    }
+                    w.line("} else {");
+                    let other_diverges = self.indented(w, |e, w| e.block(w, other));
+                    w.line("}");
+                    return then_diverges && other_diverges;
+                }
+            },
+            Stmt::While(c, body) => {
+                let counter = self.counter();
+                match fold(c) {
+                    Cond::Const(false) => {}
+                    Cond::Const(true) => {
+                        w.line(format!("let mut {counter} = 0;"));
+                        w.line("loop {");
+                        self.loop_body(w, &counter, body);
+                        w.line("}");
+                        return true;
+                    }
+                    c => {
+                        w.line(format!("let mut {counter} = 0;"));
+                        w.line(format!("while {} {{", self.expr(&c).0));
+                        self.loop_body(w, &counter, body);
+                        w.line("}");
+                    }
+                }
+            }
+            Stmt::Mark => w.line("run.mark();"),
+            Stmt::Back => w.line("run.back()?;"),
+            Stmt::Go(target) => w.line(match target {
+                GoTarget::From => "run.go_from()?;",
+                GoTarget::To => "run.go_to()?;",
+                GoTarget::Mark => "run.go_mark()?;",
+                GoTarget::LastFrom => "run.go_last_from()?;",
+                GoTarget::LastTo => "run.go_last_to()?;",
+            }),
+            Stmt::Capture(at) => w.line(format!("run.capture({})?;", self.loc(*at))),
+            Stmt::Create { owner, piece, at } => {
+                let owner = owner.map_or("None".to_string(), |p| {
+                    format!("Some(player::{})", names.player(p))
+                });
+                let kind = piece.map_or("None".to_string(), |k| {
+                    format!("Some(kind::{})", names.kind(k))
+                });
+                w.line(format!("run.create({owner}, {kind}, {})?;", self.loc(*at)));
+            }
+            Stmt::ChangeType(piece, at) => w.line(format!(
+                "run.change_type(kind::{}, {})?;",
+                names.kind(*piece),
+                self.loc(*at)
+            )),
+            Stmt::ChangeOwner(at) => w.line(format!("run.change_owner({})?;", self.loc(*at))),
+            Stmt::Flip(at) => w.line(format!("run.flip({})?;", self.loc(*at))),
+            Stmt::SetAttribute(a, value) => w.line(format!(
+                "run.set_attribute(attribute::{}, {});",
+                names.attributes[a.index()],
+                self.expr(&fold(value)).0
+            )),
+            Stmt::SetFlag(f, value) => w.line(format!(
+                "run.set_flag(flag::{}, {});",
+                names.flags[f.index()],
+                self.expr(&fold(value)).0
+            )),
+            Stmt::SetPositionFlag(f, value, at) => w.line(format!(
+                "run.set_position_flag(position_flag::{}, {}, {})?;",
+                names.position_flags[f.index()],
+                self.expr(&fold(value)).0,
+                self.loc(*at)
+            )),
+            Stmt::From => w.line("run.from()?;"),
+            Stmt::To => w.line("run.to();"),
+            Stmt::Cascade => w.line("run.cascade()?;"),
+            Stmt::Add {
+                kind,
+                promote,
+                continue_with,
+            } => {
+                let promote: Vec<String> = promote
+                    .iter()
+                    .map(|k| format!("kind::{}", names.kind(*k)))
+                    .collect();
+                let copy = matches!(kind, AddKind::AddCopy | AddKind::AddCopyPartial);
+                let partial = if matches!(kind, AddKind::AddPartial | AddKind::AddCopyPartial) {
+                    match continue_with {
+                        Some(t) => format!("Some(Some(move_type::{}))", names.move_type(*t)),
+                        None => "Some(None)".to_string(),
+                    }
+                } else {
+                    "None".to_string()
+                };
+                w.line(format!(
+                    "run.add(&[{}], {copy}, {partial});",
+                    promote.join(", ")
+                ));
+            }
+        }
+        false
+    }
+
+    /// Runs `emit` one indentation level deeper (the branches of an `if` need `self`,
+    /// which the writer's closure-taking blocks cannot lend).
+    fn indented<R>(
+        &mut self,
+        w: &mut RustWriter,
+        emit: impl FnOnce(&mut Self, &mut RustWriter) -> R,
+    ) -> R {
+        w.indent();
+        let result = emit(self, w);
+        w.dedent();
+        result
+    }
+
+    fn loop_body(&mut self, w: &mut RustWriter, counter: &str, body: &Block) {
+        self.indented(w, |e, w| {
+            w.line(format!("Run::loop_guard(&mut {counter})?;"));
+            e.block(w, body)
+        });
+    }
+
+    fn counter(&mut self) -> String {
+        self.loops += 1;
+        match self.loops {
+            1 => "iterations".to_string(),
+            n => format!("iterations_{n}"),
+        }
+    }
+
+    fn loc(&self, at: Option<ir::Loc>) -> String {
+        match at {
+            None => "Loc::Here".to_string(),
+            Some(ir::Loc::Pos(p)) => format!("Loc::Pos(pos::{})", self.names.pos(p)),
+            Some(ir::Loc::Dir(Dir::Named(d))) => format!("Loc::Dir(dir::{})", self.names.dir(d)),
+            Some(ir::Loc::Dir(Dir::Opposite(d))) => {
+                format!("Loc::Opposite(dir::{})", self.names.dir(d))
+            }
+        }
+    }
+
+    /// `!cond`, parenthesised when needed.
+    fn negated(&self, cond: &Cond) -> String {
+        match cond {
+            Cond::Not(inner) => self.expr(inner).0,
+            c => {
+                let (text, precedence) = self.expr(c);
+                if precedence == Precedence::Atom {
+                    format!("!{text}")
+                } else {
+                    format!("!({text})")
+                }
+            }
+        }
+    }
+
+    /// A folded condition as a Rust expression, with its precedence.
+    fn expr(&self, cond: &Cond) -> (String, Precedence) {
+        let names = self.names;
+        let atom = |text: String| (text, Precedence::Atom);
+        let at =
+            |method: &str, loc: &Option<ir::Loc>| atom(format!("run.{method}({})", self.loc(*loc)));
+        let move_type = |t: &Option<ir::MoveTypeId>| {
+            t.map_or("None".to_string(), |t| {
+                format!("Some(move_type::{})", names.move_type(t))
+            })
+        };
+        match cond {
+            Cond::Const(b) => atom(b.to_string()),
+            Cond::Not(c) => (self.negated(c), Precedence::Atom),
+            Cond::And(cs) => (self.joined(cs, " && ", Precedence::And), Precedence::And),
+            Cond::Or(cs) => (self.joined(cs, " || ", Precedence::Or), Precedence::Or),
+            Cond::Empty(l) => at("empty", l),
+            Cond::Friend(l) => at("friend", l),
+            Cond::Enemy(l) => at("enemy", l),
+            Cond::Neutral(l) => at("neutral", l),
+            Cond::Piece(p, l) => atom(format!(
+                "run.piece(kind::{}, {})",
+                names.kind(*p),
+                self.loc(*l)
+            )),
+            Cond::InZone(z, l) => atom(format!(
+                "run.in_zone(zone::{}, {})",
+                names.zones[z.index()],
+                self.loc(*l)
+            )),
+            Cond::OnBoard(l) => at("on_board", l),
+            Cond::Flag(f) => atom(format!("run.flag(flag::{})", names.flags[f.index()])),
+            Cond::PositionFlag(f, l) => atom(format!(
+                "run.position_flag(position_flag::{}, {})",
+                names.position_flags[f.index()],
+                self.loc(*l)
+            )),
+            Cond::Attribute(a, l) => atom(format!(
+                "run.attribute(attribute::{}, {})",
+                names.attributes[a.index()],
+                self.loc(*l)
+            )),
+            Cond::LastFrom(l) => at("last_from", l),
+            Cond::LastTo(l) => at("last_to", l),
+            Cond::AtPosition(p) => atom(format!("run.at_position(pos::{})", names.pos(*p))),
+            Cond::Marked(l) => at("marked", l),
+            Cond::AdjacentToEnemy(l) => at("adjacent_to_enemy", l),
+            Cond::GoalPosition(l) => at("goal_position", l),
+            Cond::Attacked(t, l) => atom(format!(
+                "self.attack_guard.attacked(self, run, {}, {}, false)",
+                move_type(t),
+                self.loc(*l)
+            )),
+            Cond::Defended(t, l) => atom(format!(
+                "self.attack_guard.attacked(self, run, {}, {}, true)",
+                move_type(t),
+                self.loc(*l)
+            )),
+        }
+    }
+
+    fn joined(&self, cs: &[Cond], separator: &str, outer: Precedence) -> String {
+        let parts: Vec<String> = cs
+            .iter()
+            .map(|c| {
+                let (text, precedence) = self.expr(c);
+                if precedence < outer {
+                    format!("({text})")
+                } else {
+                    text
+                }
+            })
+            .collect();
+        parts.join(separator)
+    }
+}
+
+/// How tightly an expression binds: `||` < `&&` < a call or literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Precedence {
+    Or,
+    And,
+    Atom,
+}
+
+/// Folds constants: `not`, `and` and `or` of known values, `on-board?` of the current
+/// square. Conditions have no effects, so dropping a part never changes behaviour.
+pub(super) fn fold(cond: &Cond) -> Cond {
+    match cond {
+        Cond::OnBoard(None) => Cond::Const(true),
+        Cond::Not(inner) => match fold(inner) {
+            Cond::Const(b) => Cond::Const(!b),
+            Cond::Not(c) => *c,
+            c => Cond::Not(Box::new(c)),
+        },
+        Cond::And(cs) => fold_junction(cs, true),
+        Cond::Or(cs) => fold_junction(cs, false),
+        c => c.clone(),
+    }
+}
+
+/// `and` (`unit` true) or `or` (`unit` false): parts equal to `unit` dropped, a part
+/// equal to `!unit` decides, nested junctions of the same kind flattened.
+fn fold_junction(cs: &[Cond], unit: bool) -> Cond {
+    let mut parts = Vec::new();
+    for c in cs {
+        match fold(c) {
+            Cond::Const(b) if b == unit => {}
+            Cond::Const(b) => return Cond::Const(b),
+            Cond::And(inner) if unit => parts.extend(inner),
+            Cond::Or(inner) if !unit => parts.extend(inner),
+            c => parts.push(c),
+        }
+    }
+    match parts.len() {
+        0 => Cond::Const(unit),
+        1 => parts.pop().unwrap_or(Cond::Const(unit)),
+        _ if unit => Cond::And(parts),
+        _ => Cond::Or(parts),
+    }
+}
