@@ -7,5 +7,8 @@ fn main() -> Result<(), zrf::build::BuildError> {
         "../../zrf-samples/chess.zrf",
         "../../zrf-samples/hopdrop.zrf",
         "../../zrf-samples/tictactoe.zrf",
+        // Names and strings that a careless generator would turn into broken or
+        // injected Rust.
+        "games/hostile.zrf",
     ])
 }

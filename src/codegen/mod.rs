@@ -496,18 +496,13 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, template_names: &[String])
                 &movers,
                 &names,
                 |p| &p.moves,
-                |w, piece, guard| {
-                    for template in &piece.moves {
-                        w.block(
-                            format!("if {guard}filter.allows({})", filter(template)),
-                            |w| {
-                                w.line(format!("run.restart({});", filter(template)));
-                                w.line(format!(
-                                    "let _ = self.{}(&mut run);",
-                                    template_names[template.template.index()]
-                                ));
-                            },
-                        );
+                |w, group| {
+                    for template in group {
+                        w.line(format!("run.restart({});", filter(template)));
+                        w.line(format!(
+                            "let _ = self.{}(&mut run);",
+                            template_names[template.template.index()]
+                        ));
                     }
                 },
             );
@@ -539,23 +534,15 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, template_names: &[String])
                 &droppers,
                 &names,
                 |p| &p.drops,
-                |w, piece, guard| {
-                    for template in &piece.drops {
-                        w.block(
-                            format!("if {guard}filter.allows({})", filter(template)),
-                            |w| {
-                                w.block("for pos in 0..tables.positions.len() as Pos", |w| {
-                                    w.line(format!(
-                                        "run.restart_drop_at(pos, {});",
-                                        filter(template)
-                                    ));
-                                    w.line(format!(
-                                        "let _ = self.{}(&mut run);",
-                                        template_names[template.template.index()]
-                                    ));
-                                });
-                            },
-                        );
+                |w, group| {
+                    for template in group {
+                        w.block("for pos in 0..tables.positions.len() as Pos", |w| {
+                            w.line(format!("run.restart_drop_at(pos, {});", filter(template)));
+                            w.line(format!(
+                                "let _ = self.{}(&mut run);",
+                                template_names[template.template.index()]
+                            ));
+                        });
                     }
                 },
             );
@@ -577,31 +564,52 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, template_names: &[String])
     });
 }
 
-/// `match` on a piece type, each arm emitted by `arm` with a guard prefix for its `if`s
-/// (empty). When one type has templates there is no `match`: `if` the type matches, or,
-/// with a single template, the type test joins that template's guard.
+/// Runs of consecutive templates of the same move type: one filter test each.
+fn by_move_type(uses: &[ir::TemplateUse]) -> impl Iterator<Item = &[ir::TemplateUse]> {
+    uses.chunk_by(|a, b| a.move_type == b.move_type)
+}
+
+/// Runs the templates of the piece type in `scrutinee`: a `match` on the type (an `if`
+/// when one type has templates), then each run of same-type templates behind its
+/// move-type filter, as a match guard or joined to the `if` when there is one run.
 fn dispatch_arms(
     w: &mut RustWriter,
     scrutinee: &str,
     pieces: &[(usize, &ir::Piece)],
     names: &Names,
     templates: fn(&ir::Piece) -> &[ir::TemplateUse],
-    mut arm: impl FnMut(&mut RustWriter, &ir::Piece, &str),
+    emit_group: impl Fn(&mut RustWriter, &[ir::TemplateUse]),
 ) {
+    let allows = |group: &[ir::TemplateUse]| {
+        let move_type = group[0].move_type.map_or("None".to_string(), |m| {
+            format!("Some(move_type::{})", names.move_type(m))
+        });
+        format!("filter.allows({move_type})")
+    };
+    let groups_of = |w: &mut RustWriter, piece: &ir::Piece| {
+        for group in by_move_type(templates(piece)) {
+            w.block(format!("if {}", allows(group)), |w| emit_group(w, group));
+        }
+    };
     if let [(kind, piece)] = pieces {
         let test = format!("{scrutinee} == kind::{}", names.kinds[*kind]);
-        if templates(piece).len() == 1 {
-            arm(w, piece, &format!("{test} && "));
-        } else {
-            w.block(format!("if {test}"), |w| arm(w, piece, ""));
+        match by_move_type(templates(piece)).collect::<Vec<_>>()[..] {
+            [group] => w.block(format!("if {test} && {}", allows(group)), |w| {
+                emit_group(w, group)
+            }),
+            _ => w.block(format!("if {test}"), |w| groups_of(w, piece)),
         }
         return;
     }
     w.block(format!("match {scrutinee}"), |w| {
         for (kind, piece) in pieces {
-            w.block(format!("kind::{} =>", names.kinds[*kind]), |w| {
-                arm(w, piece, "")
-            });
+            let kind = &names.kinds[*kind];
+            match by_move_type(templates(piece)).collect::<Vec<_>>()[..] {
+                [group] => w.block(format!("kind::{kind} if {} =>", allows(group)), |w| {
+                    emit_group(w, group)
+                }),
+                _ => w.block(format!("kind::{kind} =>"), |w| groups_of(w, piece)),
+            }
         }
         w.line("_ => {}");
     });

@@ -1,6 +1,7 @@
 //! All integration tests, built into one binary to keep link time down.
 
 mod cli;
+mod codegen;
 mod expand;
 mod frontend_properties;
 mod includes;

@@ -14,6 +14,11 @@ pub mod chess {
     include!(concat!(env!("OUT_DIR"), "/chess.rs"));
 }
 
+/// `games/hostile.zrf`: awkward names and strings, compiled like any other game.
+pub mod hostile {
+    include!(concat!(env!("OUT_DIR"), "/hostile.rs"));
+}
+
 pub mod hopdrop {
     include!(concat!(env!("OUT_DIR"), "/hopdrop.rs"));
 }

@@ -8,13 +8,17 @@ use zrf::frontend::{self, FrontEndOptions};
 use zrf::interp;
 use zrf::source::SourceMap;
 use zrf::syntax::FsLoader;
-use zrf_example_games::{breakthrough, checkers, chess, hopdrop, tictactoe};
+use zrf_example_games::{breakthrough, checkers, chess, hopdrop, hostile, tictactoe};
 use zrf_runtime::{Engine, Game, Templates};
 
+/// The interpreter on a sample (or, with a `/`, a file of this crate).
 fn interpreted(sample: &str) -> interp::Interpreted {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../zrf-samples")
-        .join(sample);
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = if sample.contains('/') {
+        here.join(sample)
+    } else {
+        here.join("../../zrf-samples").join(sample)
+    };
     let mut sources = SourceMap::new();
     let result = frontend::run(&path, &FsLoader, &FrontEndOptions::default(), &mut sources)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -98,4 +102,23 @@ fn generated_names_follow_the_rules_file() {
     assert_eq!(chess::pos::A1, 56);
     let tables = chess::tables();
     assert_eq!(tables.positions[chess::pos::E1 as usize], "e1");
+}
+
+#[test]
+fn hostile_names_compile_and_play_like_the_interpreter() {
+    assert_eq!(
+        agree("games/hostile.zrf", hostile::engine(), 1_000),
+        [4, 16, 75, 278, 1236]
+    );
+    // Strings come through unchanged, whatever they hold.
+    assert_eq!(hostile::TITLE, "Hostile \\ */ # {} ' r#fn ü \\");
+    let tables = hostile::tables();
+    assert_eq!(
+        tables.pieces[hostile::kind::DRUNK_ELEPHANT as usize].name,
+        "Drunk-Elephant!"
+    );
+    assert_eq!(tables.directions[hostile::dir::FN as usize], "fn");
+    assert_eq!(tables.directions[hostile::dir::R_TYPE as usize], "r#type");
+    assert_eq!(tables.directions[hostile::dir::N_2 as usize], "#2");
+    assert_eq!(tables.players[hostile::player::SELF as usize].name, "self");
 }
