@@ -296,7 +296,7 @@ pub(super) fn read_expectations(path: &Path) -> io::Result<BTreeMap<String, Stri
         .collect())
 }
 
-fn find_zrf_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+pub(super) fn find_zrf_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -316,7 +316,7 @@ fn find_zrf_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(found)
 }
 
-fn relative_name(root: &Path, path: &Path) -> String {
+pub(super) fn relative_name(root: &Path, path: &Path) -> String {
     let relative = path.strip_prefix(root).unwrap_or(path);
     relative
         .components()

@@ -6,6 +6,7 @@
 
 mod build;
 mod corpus;
+mod differential;
 mod pipeline;
 mod play;
 mod replay;
@@ -206,6 +207,16 @@ enum Command {
     ///
     /// Example: `zrfc build zrf-samples/chess.zrf -o chess-engine`
     Build(build::BuildArgs),
+    /// Compile corpus games and check the compiled engines against the interpreter.
+    ///
+    /// Generates the games into Cargo packages (generated code must compile without
+    /// warnings), builds them in release and compares, game by game, perft counts up to
+    /// a node budget and seeded random playouts with the interpreter's. `--choose N`
+    /// writes a sample of N games covering every construct the corpus uses.
+    ///
+    /// Example: `zrfc differential ../shared/corpus --sample tests/codegen/sample.txt
+    /// --expect tests/codegen/expected.tsv`
+    Differential(differential::DifferentialArgs),
 }
 
 /// Include search paths.
@@ -371,6 +382,7 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::replay(&args, color),
         Command::CorpusReplay(args) => replay::corpus_replay(&args),
         Command::Build(args) => build::build(&args),
+        Command::Differential(args) => differential::differential(&args),
     };
     ExitCode::from(code)
 }

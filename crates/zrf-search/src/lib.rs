@@ -101,3 +101,36 @@ impl SplitMix64 {
         (self.next_u64() % n as u64) as usize
     }
 }
+
+/// What differential tests compare between two engines of the same rules, as one line:
+/// perft counts from the start, depth by depth, until a depth exceeds `node_budget` leaves
+/// or the next one would be expected to exceed ten times that; then, per seed, the
+/// length, result and a digest of the moves of a random playout of at most `plies` turns.
+pub fn fingerprint<G: Game>(game: &G, node_budget: u64, seeds: &[u64], plies: usize) -> String {
+    let start = game.start();
+    let mut counts: Vec<u64> = Vec::new();
+    for depth in 1..=12 {
+        let count = perft(game, &start, depth);
+        counts.push(count);
+        let previous = counts.len().checked_sub(2).map_or(1, |i| counts[i].max(1));
+        let next_estimate = count.saturating_mul(count) / previous;
+        if count == 0 || count > node_budget || next_estimate > node_budget * 10 {
+            break;
+        }
+    }
+    let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
+    let mut line = format!("perft {}", counts.join(","));
+    for &seed in seeds {
+        let played = playout(game, seed, plies, || true);
+        let digest = played.moves.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, m| {
+            m.bytes()
+                .chain([b'\n'])
+                .fold(h, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+        });
+        let result = played
+            .outcome
+            .map_or("unfinished".to_string(), |o| format!("{o:?}"));
+        line.push_str(&format!("; seed {seed}: {} plies {result} {digest:016x}", played.plies));
+    }
+    line
+}

@@ -1,0 +1,438 @@
+//! `zrfc differential`: corpus games compiled to Rust and compared with the interpreter.
+//!
+//! The chosen games are generated into Cargo packages of up to `--batch` games each
+//! (`#![deny(warnings)]`, so generated code must compile without warnings), built in
+//! release, and run; each prints [`zrf_search::fingerprint`] of its game (perft counts up
+//! to a node budget and seeded random playouts). The interpreter computes the same
+//! fingerprints in-process; any difference fails the game.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clap::Args;
+use rayon::prelude::*;
+
+use super::corpus::{find_zrf_files, read_expectations, relative_name, write_expectations};
+use crate::build::{write_if_changed, RuntimeDependency};
+use crate::codegen::{self, CodegenOptions};
+use crate::frontend::{self, FrontEndOptions};
+use crate::ir::{self, Cond, Stmt};
+use crate::source::SourceMap;
+use crate::syntax::FsLoader;
+
+#[derive(Args, Debug)]
+pub struct DifferentialArgs {
+    /// The corpus folder.
+    corpus: PathBuf,
+    /// Games to compare: one `path #N` key per line (the Nth game or variant of a file,
+    /// path relative to the corpus, as `zrfc corpus` names them). Default: every game
+    /// that lowers.
+    #[arg(long, value_name = "FILE")]
+    sample: Option<PathBuf>,
+    /// Instead of comparing, choose N games that together use every construct the
+    /// lowering games use, and write them to the `--sample` file.
+    #[arg(long, value_name = "N", requires = "sample")]
+    choose: Option<usize>,
+    /// Where the generated packages and their build go.
+    #[arg(long, value_name = "DIR", default_value = "target/zrf-differential")]
+    work_dir: PathBuf,
+    /// Games per generated package.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    batch: usize,
+    /// Perft stops after the first depth with more leaves than this.
+    #[arg(long, value_name = "N", default_value_t = 3000)]
+    node_budget: u64,
+    /// Expected status per game; a game that agreed and no longer does fails the run.
+    #[arg(long, value_name = "FILE")]
+    expect: Option<PathBuf>,
+    /// Rewrite the `--expect` file with this run's statuses.
+    #[arg(long, requires = "expect")]
+    bless: bool,
+}
+
+const SEEDS: [u64; 3] = [1, 2, 3];
+const PLIES: usize = 60;
+
+/// One corpus game to compare.
+struct Candidate {
+    key: String,
+    sources: std::sync::Arc<SourceMap>,
+    game: ir::Game,
+}
+
+pub fn differential(args: &DifferentialArgs) -> u8 {
+    let keys = match &args.sample {
+        Some(path) if args.choose.is_none() => match read_keys(path) {
+            Ok(keys) => Some(keys),
+            Err(err) => {
+                eprintln!("error: cannot read {}: {err}", path.display());
+                return 2;
+            }
+        },
+        _ => None,
+    };
+    let candidates = match collect(&args.corpus, keys.as_ref()) {
+        Ok(candidates) => candidates,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return 2;
+        }
+    };
+    if let (Some(count), Some(sample)) = (args.choose, &args.sample) {
+        return choose(&candidates, count, sample);
+    }
+    println!("{} games to compare", candidates.len());
+    let mut statuses: BTreeMap<String, String> = BTreeMap::new();
+    for (index, batch) in candidates.chunks(args.batch.max(1)).enumerate() {
+        let dir = args.work_dir.join(format!("batch-{index}"));
+        let compiled = match run_batch(&dir, &args.work_dir.join("target"), batch, args.node_budget)
+        {
+            Ok(lines) => lines,
+            Err(err) => {
+                eprintln!("error: batch {index}: {err}");
+                for candidate in batch {
+                    statuses.insert(candidate.key.clone(), "compile-error".to_string());
+                }
+                continue;
+            }
+        };
+        let interpreted: Vec<String> = batch
+            .par_iter()
+            .map(|c| interpreter_fingerprint(&c.game, args.node_budget))
+            .collect();
+        for ((candidate, ours), theirs) in batch.iter().zip(&compiled).zip(&interpreted) {
+            let status = if ours == theirs { "agree" } else { "differ" };
+            if ours != theirs {
+                println!("{}: {status}\n  compiled:    {ours}\n  interpreted: {theirs}", candidate.key);
+            }
+            statuses.insert(candidate.key.clone(), status.to_string());
+        }
+        let agreed = batch.iter().filter(|c| statuses[&c.key] == "agree").count();
+        println!("batch {index}: {agreed}/{} agree", batch.len());
+    }
+    let agreed = statuses.values().filter(|s| *s == "agree").count();
+    println!("{agreed} of {} games agree", statuses.len());
+    match &args.expect {
+        Some(path) if args.bless => write_expectations(
+            path,
+            "# zrfc differential expectations: corpus game (path #N) and whether the compiled\n\
+             # engine agreed with the interpreter\n",
+            statuses.iter().map(|(k, s)| (k.as_str(), s.as_str())),
+        ),
+        Some(path) => compare(path, &statuses),
+        None => u8::from(agreed < statuses.len()),
+    }
+}
+
+fn read_keys(path: &Path) -> std::io::Result<BTreeSet<String>> {
+    Ok(std::fs::read_to_string(path)?
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect())
+}
+
+/// The lowering games of the corpus (those named in `keys`, when given), in key order.
+fn collect(corpus: &Path, keys: Option<&BTreeSet<String>>) -> Result<Vec<Candidate>, String> {
+    let files = find_zrf_files(corpus).map_err(|e| format!("{}: {e}", corpus.display()))?;
+    let mut candidates = Vec::new();
+    for path in files {
+        let relative = relative_name(corpus, &path);
+        if keys.is_some_and(|keys| !keys.iter().any(|k| k.starts_with(&format!("{relative} #")))) {
+            continue;
+        }
+        let mut sources = SourceMap::new();
+        let loaded = panic::catch_unwind(AssertUnwindSafe(|| {
+            frontend::run(&path, &FsLoader, &FrontEndOptions::default(), &mut sources)
+        }));
+        let Ok(Ok(front_end)) = loaded else { continue };
+        let sources = std::sync::Arc::new(sources);
+        for (index, result) in front_end.games.into_iter().enumerate() {
+            let key = format!("{relative} #{}", index + 1);
+            if keys.is_some_and(|keys| !keys.contains(&key)) {
+                continue;
+            }
+            if let Some(game) = result.game {
+                if ir::runtime_tables(&game).is_ok() {
+                    candidates.push(Candidate {
+                        key,
+                        sources: sources.clone(),
+                        game,
+                    });
+                }
+            }
+        }
+    }
+    if let Some(keys) = keys {
+        let found: BTreeSet<&str> = candidates.iter().map(|c| c.key.as_str()).collect();
+        let missing: Vec<&String> = keys.iter().filter(|k| !found.contains(k.as_str())).collect();
+        if !missing.is_empty() {
+            return Err(format!("sample games not found or not lowering: {missing:?}"));
+        }
+    }
+    Ok(candidates)
+}
+
+fn interpreter_fingerprint(game: &ir::Game, node_budget: u64) -> String {
+    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+        crate::interp::engine(game.clone())
+            .map(|engine| zrf_search::fingerprint(&engine, node_budget, &SEEDS, PLIES))
+    }));
+    match result {
+        Ok(Ok(line)) => line,
+        Ok(Err(err)) => format!("error: {err}"),
+        Err(_) => "panic".to_string(),
+    }
+}
+
+/// Generates, builds and runs one package; the fingerprint line of each game.
+fn run_batch(
+    dir: &Path,
+    target_dir: &Path,
+    batch: &[Candidate],
+    node_budget: u64,
+) -> Result<Vec<String>, String> {
+    let runtime = match RuntimeDependency::detect() {
+        RuntimeDependency::Path(crates) => crates,
+        RuntimeDependency::Version(_) => {
+            return Err("the runtime crates of this workspace are not where zrfc was built".into())
+        }
+    };
+    let write = |path: PathBuf, text: &str| write_if_changed(&path, text).map_err(|e| e.to_string());
+    let dependency = |name: &str| format!("{name} = {{ path = {:?} }}\n", runtime.join(name));
+    write(
+        dir.join("Cargo.toml"),
+        &format!(
+            "[package]\nname = \"zrf-differential\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [dependencies]\n{}{}\n[workspace]\n",
+            dependency("zrf-runtime"),
+            dependency("zrf-search")
+        ),
+    )?;
+    let mut lib = String::from("//! Corpus games compiled by zrfc, for `zrfc differential`.\n#![deny(warnings)]\n\n");
+    let mut main = format!(
+        "//! Prints the fingerprint of every game of the batch.\n\nfn main() {{\n    let games: [fn() -> String; {}] = [\n",
+        batch.len()
+    );
+    for (index, candidate) in batch.iter().enumerate() {
+        let code = codegen::generate(
+            std::slice::from_ref(&candidate.game),
+            &candidate.sources,
+            &CodegenOptions::default(),
+        )
+        .map_err(|e| format!("{}: {e}", candidate.key))?;
+        write(dir.join(format!("src/g{index}.rs")), &code)?;
+        lib.push_str(&format!("/// {}\npub mod g{index};\n", candidate.key.replace('\n', " ")));
+        main.push_str(&format!(
+            "        || zrf_search::fingerprint(&zrf_differential::g{index}::engine(), {node_budget}, &{SEEDS:?}, {PLIES}),\n"
+        ));
+    }
+    main.push_str(
+        "    ];\n    for (index, game) in games.iter().enumerate() {\n        \
+         let line = std::panic::catch_unwind(game).unwrap_or_else(|_| \"panic\".to_string());\n        \
+         println!(\"{index}\\t{line}\");\n    }\n}\n",
+    );
+    write(dir.join("src/lib.rs"), &lib)?;
+    write(dir.join("src/main.rs"), &main)?;
+    let build = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--release", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", target_dir)
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !build.status.success() {
+        let stderr = String::from_utf8_lossy(&build.stderr);
+        let tail: Vec<&str> = stderr.lines().take(40).collect();
+        return Err(format!("cargo build failed:\n{}", tail.join("\n")));
+    }
+    let run = Command::new(target_dir.join("release/zrf-differential"))
+        .output()
+        .map_err(|e| format!("cannot run the batch: {e}"))?;
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let mut lines = vec!["missing".to_string(); batch.len()];
+    for line in stdout.lines() {
+        if let Some((index, text)) = line.split_once('\t') {
+            if let Some(slot) = index.parse::<usize>().ok().and_then(|i| lines.get_mut(i)) {
+                *slot = text.to_string();
+            }
+        }
+    }
+    Ok(lines)
+}
+
+fn compare(path: &Path, statuses: &BTreeMap<String, String>) -> u8 {
+    let expected = match read_expectations(path) {
+        Ok(expected) => expected,
+        Err(err) => {
+            eprintln!("error: cannot read {}: {err}", path.display());
+            return 2;
+        }
+    };
+    let mut regressions = 0;
+    for (key, status) in statuses {
+        match expected.get(key) {
+            Some(want) if want == "agree" && status != "agree" => {
+                println!("REGRESSION {key}: expected agree, got {status}");
+                regressions += 1;
+            }
+            None => println!("NEW {key}: {status} (not in {})", path.display()),
+            _ => {}
+        }
+    }
+    let passed = statuses.len() - regressions;
+    println!("{passed} passed, {regressions} failed");
+    u8::from(regressions > 0)
+}
+
+/// Greedy cover: games adding the most constructs not yet covered, then the smallest game
+/// of each file not yet sampled, up to `count`; written to `sample` as keys.
+fn choose(candidates: &[Candidate], count: usize, sample: &Path) -> u8 {
+    // Games whose moves come from an Axiom engine have placeholder templates: weak
+    // evidence, left out.
+    let candidates: Vec<&Candidate> = candidates.iter().filter(|c| c.game.engine.is_none()).collect();
+    let features: Vec<BTreeSet<String>> = candidates.iter().map(|c| constructs(&c.game)).collect();
+    let all: BTreeSet<&String> = features.iter().flatten().collect();
+    let mut covered: BTreeSet<&String> = BTreeSet::new();
+    let mut chosen: Vec<usize> = Vec::new();
+    while covered.len() < all.len() && chosen.len() < count {
+        let best = (0..candidates.len())
+            .filter(|i| !chosen.contains(i))
+            .max_by_key(|&i| {
+                let new = features[i].iter().filter(|f| !covered.contains(f)).count();
+                // Ties go to the smaller game: quicker to build and to compare.
+                (new, std::cmp::Reverse(candidates[i].game.templates.len()))
+            });
+        let Some(best) = best else { break };
+        if features[best].iter().all(|f| covered.contains(f)) {
+            break;
+        }
+        covered.extend(features[best].iter());
+        chosen.push(best);
+    }
+    let uncovered = all.len() - covered.len();
+    // The rest: one small game per file not yet sampled, for variety.
+    let file = |i: usize| candidates[i].key.rsplit_once(" #").map_or("", |(f, _)| f);
+    let mut files: BTreeSet<&str> = chosen.iter().map(|&i| file(i)).collect();
+    let mut rest: Vec<usize> = (0..candidates.len()).filter(|i| !chosen.contains(i)).collect();
+    rest.sort_by_key(|&i| (candidates[i].game.templates.len(), candidates[i].key.clone()));
+    for i in rest {
+        if chosen.len() >= count {
+            break;
+        }
+        if files.insert(file(i)) {
+            chosen.push(i);
+        }
+    }
+    let mut keys: Vec<&str> = chosen.iter().map(|&i| candidates[i].key.as_str()).collect();
+    keys.sort();
+    let mut text = format!(
+        "# zrfc differential sample: {} corpus games covering {} constructs ({} not covered)\n",
+        keys.len(),
+        covered.len(),
+        uncovered
+    );
+    for key in keys {
+        text.push_str(key);
+        text.push('\n');
+    }
+    match std::fs::write(sample, text) {
+        Ok(()) => {
+            println!("wrote {} games to {}", chosen.len(), sample.display());
+            0
+        }
+        Err(err) => {
+            eprintln!("error: cannot write {}: {err}", sample.display());
+            2
+        }
+    }
+}
+
+/// The constructs a game uses: statement and condition kinds, options, turn features.
+fn constructs(game: &ir::Game) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for block in &game.templates {
+        block_constructs(block, &mut found);
+    }
+    let options = &game.options;
+    for (on, name) in [
+        (options.pass_turn != ir::PassTurn::Never, "option pass turn"),
+        (options.pass_partial, "option pass partial"),
+        (options.maximal_captures != ir::MaximalCaptures::Off, "option maximal captures"),
+        (options.recycle_captures, "option recycle captures"),
+        (options.include_off_pieces, "option include off-pieces"),
+        (game.players.iter().any(|p| p.random), "random player"),
+        (game.turn_order.turns.iter().any(|t| t.move_type.is_some()), "turn move type"),
+        (game.turn_order.turns.iter().any(|t| t.move_as != t.player), "turn move as"),
+        (game.turn_order.repeat_from > 0, "turn repeat"),
+        (!game.move_priorities.is_empty(), "move priorities"),
+        (game.pieces.iter().any(|p| !p.drops.is_empty()), "drops"),
+        (game.setup.iter().any(|s| s.off_board > 0), "off-board stock"),
+        (!game.attributes.is_empty(), "attributes"),
+    ] {
+        if on {
+            found.insert(name.to_string());
+        }
+    }
+    for goal in &game.goals {
+        found.insert(format!("goal {:?}", goal.kind));
+        goal_constructs(&goal.condition, &mut found);
+    }
+    found
+}
+
+fn goal_constructs(cond: &ir::GoalCond, found: &mut BTreeSet<String>) {
+    let name = format!("{cond:?}");
+    let variant = name.split([' ', '(', '{']).next().unwrap_or_default();
+    found.insert(format!("goal {variant}"));
+    match cond {
+        ir::GoalCond::And(cs) | ir::GoalCond::Or(cs) => {
+            cs.iter().for_each(|c| goal_constructs(c, found))
+        }
+        ir::GoalCond::Not(c) => goal_constructs(c, found),
+        _ => {}
+    }
+}
+
+fn block_constructs(block: &ir::Block, found: &mut BTreeSet<String>) {
+    for stmt in block {
+        let name = format!("{stmt:?}");
+        let variant = name.split([' ', '(', '{']).next().unwrap_or_default();
+        found.insert(format!("stmt {variant}"));
+        match stmt {
+            Stmt::Add { kind, promote, .. } => {
+                found.insert(format!("add {kind:?}"));
+                if !promote.is_empty() {
+                    found.insert("add promote".to_string());
+                }
+            }
+            Stmt::Verify(c) | Stmt::SetAttribute(_, c) | Stmt::SetFlag(_, c) => {
+                cond_constructs(c, found)
+            }
+            Stmt::SetPositionFlag(_, c, _) => cond_constructs(c, found),
+            Stmt::If(c, a, b) => {
+                cond_constructs(c, found);
+                block_constructs(a, found);
+                block_constructs(b, found);
+            }
+            Stmt::While(c, body) => {
+                cond_constructs(c, found);
+                block_constructs(body, found);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn cond_constructs(cond: &Cond, found: &mut BTreeSet<String>) {
+    let name = format!("{cond:?}");
+    let variant = name.split([' ', '(', '{']).next().unwrap_or_default();
+    found.insert(format!("cond {variant}"));
+    match cond {
+        Cond::Not(c) => cond_constructs(c, found),
+        Cond::And(cs) | Cond::Or(cs) => cs.iter().for_each(|c| cond_constructs(c, found)),
+        _ => {}
+    }
+}
