@@ -1,7 +1,9 @@
-//! Interpreter perft speed: chess.zrf (stepney141-Dagaz) depth 4 and English checkers
-//! (CheckersCollection.zrf) depth 8 from ../shared/corpus, or the bundled checkers sample
-//! without it. shakmaty, a hand-written chess move generator, runs the same chess perft
-//! in the same run as the ceiling; the closing lines print our speed as a ratio of it.
+//! Perft speed: the interpreter on chess.zrf (stepney141-Dagaz) depth 4 and English
+//! checkers (CheckersCollection.zrf) depth 8 from ../shared/corpus (or the bundled
+//! checkers sample without it), and compiled engines (the bundled chess and checkers
+//! samples, compiled by `examples/compiled-games`) against the interpreter on the same
+//! files. shakmaty, a hand-written chess move generator, runs the same chess perft in
+//! the same run as the ceiling; the closing lines print each speed as a ratio of it.
 
 use std::path::Path;
 use std::time::Instant;
@@ -101,6 +103,27 @@ fn perft(c: &mut Criterion) {
     if let Some(checkers) = &checkers {
         let ours = rate(|| zrf_search::perft(checkers, &checkers.start(), 8));
         println!("interpreter English checkers perft 8: {ours:.0} leaves/s");
+    }
+    // The same rules, interpreted and compiled.
+    let samples = root.join("zrf-samples");
+    if let Some(interpreted) = engine(&samples.join("chess.zrf"), None) {
+        let compiled = zrf_example_games::chess::engine();
+        let slow = rate(|| zrf_search::perft(&interpreted, &interpreted.start(), 4));
+        let fast = rate(|| zrf_search::perft(&compiled, &compiled.start(), 4));
+        println!(
+            "sample chess perft 4: compiled {fast:.0} leaves/s = {:.4} of shakmaty, {:.2}x the interpreter ({slow:.0})",
+            fast / ceiling,
+            fast / slow
+        );
+    }
+    if let Some(interpreted) = engine(&samples.join("checkers.zrf"), None) {
+        let compiled = zrf_example_games::checkers::engine();
+        let slow = rate(|| zrf_search::perft(&interpreted, &interpreted.start(), 8));
+        let fast = rate(|| zrf_search::perft(&compiled, &compiled.start(), 8));
+        println!(
+            "sample checkers perft 8: compiled {fast:.0} leaves/s, {:.2}x the interpreter ({slow:.0})",
+            fast / slow
+        );
     }
 }
 

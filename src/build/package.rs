@@ -84,7 +84,12 @@ pub fn write_package(
          {search}\n\
          \n\
          # Not part of any enclosing workspace.\n\
-         [workspace]\n",
+         [workspace]\n\
+         \n\
+         # One optimisation unit with the runtime: its primitives inline into the templates.\n\
+         [profile.release]\n\
+         lto = true\n\
+         codegen-units = 1\n",
         name = toml_string(&options.name),
         description = toml_string(&format!(
             "Compiled by zrfc from {}",

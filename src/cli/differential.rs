@@ -105,7 +105,10 @@ pub fn differential(args: &DifferentialArgs) -> u8 {
         for ((candidate, ours), theirs) in batch.iter().zip(&compiled).zip(&interpreted) {
             let status = if ours == theirs { "agree" } else { "differ" };
             if ours != theirs {
-                println!("{}: {status}\n  compiled:    {ours}\n  interpreted: {theirs}", candidate.key);
+                println!(
+                    "{}: {status}\n  compiled:    {ours}\n  interpreted: {theirs}",
+                    candidate.key
+                );
             }
             statuses.insert(candidate.key.clone(), status.to_string());
         }
@@ -168,9 +171,14 @@ fn collect(corpus: &Path, keys: Option<&BTreeSet<String>>) -> Result<Vec<Candida
     }
     if let Some(keys) = keys {
         let found: BTreeSet<&str> = candidates.iter().map(|c| c.key.as_str()).collect();
-        let missing: Vec<&String> = keys.iter().filter(|k| !found.contains(k.as_str())).collect();
+        let missing: Vec<&String> = keys
+            .iter()
+            .filter(|k| !found.contains(k.as_str()))
+            .collect();
         if !missing.is_empty() {
-            return Err(format!("sample games not found or not lowering: {missing:?}"));
+            return Err(format!(
+                "sample games not found or not lowering: {missing:?}"
+            ));
         }
     }
     Ok(candidates)
@@ -201,7 +209,8 @@ fn run_batch(
             return Err("the runtime crates of this workspace are not where zrfc was built".into())
         }
     };
-    let write = |path: PathBuf, text: &str| write_if_changed(&path, text).map_err(|e| e.to_string());
+    let write =
+        |path: PathBuf, text: &str| write_if_changed(&path, text).map_err(|e| e.to_string());
     let dependency = |name: &str| format!("{name} = {{ path = {:?} }}\n", runtime.join(name));
     write(
         dir.join("Cargo.toml"),
@@ -212,7 +221,9 @@ fn run_batch(
             dependency("zrf-search")
         ),
     )?;
-    let mut lib = String::from("//! Corpus games compiled by zrfc, for `zrfc differential`.\n#![deny(warnings)]\n\n");
+    let mut lib = String::from(
+        "//! Corpus games compiled by zrfc, for `zrfc differential`.\n#![deny(warnings)]\n\n",
+    );
     let mut main = format!(
         "//! Prints the fingerprint of every game of the batch.\n\nfn main() {{\n    let games: [fn() -> String; {}] = [\n",
         batch.len()
@@ -225,7 +236,10 @@ fn run_batch(
         )
         .map_err(|e| format!("{}: {e}", candidate.key))?;
         write(dir.join(format!("src/g{index}.rs")), &code)?;
-        lib.push_str(&format!("/// {}\npub mod g{index};\n", candidate.key.replace('\n', " ")));
+        lib.push_str(&format!(
+            "/// {}\npub mod g{index};\n",
+            candidate.key.replace('\n', " ")
+        ));
         main.push_str(&format!(
             "        || zrf_search::fingerprint(&zrf_differential::g{index}::engine(), {node_budget}, &{SEEDS:?}, {PLIES}),\n"
         ));
@@ -292,7 +306,10 @@ fn compare(path: &Path, statuses: &BTreeMap<String, String>) -> u8 {
 fn choose(candidates: &[Candidate], count: usize, sample: &Path) -> u8 {
     // Games whose moves come from an Axiom engine have placeholder templates: weak
     // evidence, left out.
-    let candidates: Vec<&Candidate> = candidates.iter().filter(|c| c.game.engine.is_none()).collect();
+    let candidates: Vec<&Candidate> = candidates
+        .iter()
+        .filter(|c| c.game.engine.is_none())
+        .collect();
     let features: Vec<BTreeSet<String>> = candidates.iter().map(|c| constructs(&c.game)).collect();
     let all: BTreeSet<&String> = features.iter().flatten().collect();
     let mut covered: BTreeSet<&String> = BTreeSet::new();
@@ -316,8 +333,15 @@ fn choose(candidates: &[Candidate], count: usize, sample: &Path) -> u8 {
     // The rest: one small game per file not yet sampled, for variety.
     let file = |i: usize| candidates[i].key.rsplit_once(" #").map_or("", |(f, _)| f);
     let mut files: BTreeSet<&str> = chosen.iter().map(|&i| file(i)).collect();
-    let mut rest: Vec<usize> = (0..candidates.len()).filter(|i| !chosen.contains(i)).collect();
-    rest.sort_by_key(|&i| (candidates[i].game.templates.len(), candidates[i].key.clone()));
+    let mut rest: Vec<usize> = (0..candidates.len())
+        .filter(|i| !chosen.contains(i))
+        .collect();
+    rest.sort_by_key(|&i| {
+        (
+            candidates[i].game.templates.len(),
+            candidates[i].key.clone(),
+        )
+    });
     for i in rest {
         if chosen.len() >= count {
             break;
@@ -360,16 +384,28 @@ fn constructs(game: &ir::Game) -> BTreeSet<String> {
     for (on, name) in [
         (options.pass_turn != ir::PassTurn::Never, "option pass turn"),
         (options.pass_partial, "option pass partial"),
-        (options.maximal_captures != ir::MaximalCaptures::Off, "option maximal captures"),
+        (
+            options.maximal_captures != ir::MaximalCaptures::Off,
+            "option maximal captures",
+        ),
         (options.recycle_captures, "option recycle captures"),
         (options.include_off_pieces, "option include off-pieces"),
         (game.players.iter().any(|p| p.random), "random player"),
-        (game.turn_order.turns.iter().any(|t| t.move_type.is_some()), "turn move type"),
-        (game.turn_order.turns.iter().any(|t| t.move_as != t.player), "turn move as"),
+        (
+            game.turn_order.turns.iter().any(|t| t.move_type.is_some()),
+            "turn move type",
+        ),
+        (
+            game.turn_order.turns.iter().any(|t| t.move_as != t.player),
+            "turn move as",
+        ),
         (game.turn_order.repeat_from > 0, "turn repeat"),
         (!game.move_priorities.is_empty(), "move priorities"),
         (game.pieces.iter().any(|p| !p.drops.is_empty()), "drops"),
-        (game.setup.iter().any(|s| s.off_board > 0), "off-board stock"),
+        (
+            game.setup.iter().any(|s| s.off_board > 0),
+            "off-board stock",
+        ),
         (!game.attributes.is_empty(), "attributes"),
     ] {
         if on {

@@ -140,6 +140,7 @@ impl<'a> Run<'a> {
     /// Starts another template from the beginning (the same piece, square and
     /// candidate), reusing this run: cheaper than a new run per template. Steps added so
     /// far stay in the output.
+    #[inline]
     pub fn restart(&mut self, move_type: Option<MoveType>) {
         self.pos = self.start.0;
         self.from = self.start.1;
@@ -154,20 +155,24 @@ impl<'a> Run<'a> {
     }
 
     /// Moves a drop run to another candidate square and restarts it there.
+    #[inline]
     pub fn restart_drop_at(&mut self, pos: Pos, move_type: Option<MoveType>) {
         self.start.0 = pos;
         self.restart(move_type);
     }
 
+    #[inline]
     fn mover(&self) -> PlayerIx {
         self.turn.move_as
     }
 
     /// The direction the moving player actually goes in.
+    #[inline]
     fn direction(&self, dir: Dir) -> Dir {
         self.symmetry.get(dir as usize).copied().unwrap_or(dir)
     }
 
+    #[inline]
     fn opposite(&self, dir: Dir) -> Option<Dir> {
         self.tables
             .opposite
@@ -177,6 +182,7 @@ impl<'a> Run<'a> {
     }
 
     /// The square a location names, or [`NO_POS`].
+    #[inline]
     pub fn resolve(&self, loc: Loc) -> Pos {
         match loc {
             Loc::Here => self.pos,
@@ -188,6 +194,7 @@ impl<'a> Run<'a> {
         }
     }
 
+    #[inline]
     fn must(&self, loc: Loc) -> Result<Pos, Fail> {
         match self.resolve(loc) {
             NO_POS => Err(Fail),
@@ -197,48 +204,58 @@ impl<'a> Run<'a> {
 
     // Navigation.
 
+    #[inline]
     pub fn step(&mut self, dir: Dir) -> StepResult {
         self.pos = self.must(Loc::Dir(dir))?;
         Ok(())
     }
 
+    #[inline]
     pub fn step_opposite(&mut self, dir: Dir) -> StepResult {
         self.pos = self.must(Loc::Opposite(dir))?;
         Ok(())
     }
 
+    #[inline]
     pub fn jump(&mut self, pos: Pos) {
         self.pos = pos;
     }
 
+    #[inline]
     pub fn mark(&mut self) {
         self.mark = Some(self.pos);
     }
 
+    #[inline]
     pub fn back(&mut self) -> StepResult {
         self.pos = self.mark.ok_or(Fail)?;
         Ok(())
     }
 
+    #[inline]
     pub fn go_from(&mut self) -> StepResult {
         self.pos = self.from.ok_or(Fail)?;
         Ok(())
     }
 
+    #[inline]
     pub fn go_to(&mut self) -> StepResult {
         self.pos = self.to.ok_or(Fail)?;
         Ok(())
     }
 
+    #[inline]
     pub fn go_mark(&mut self) -> StepResult {
         self.back()
     }
 
+    #[inline]
     pub fn go_last_from(&mut self) -> StepResult {
         self.pos = self.state.last_from.ok_or(Fail)?;
         Ok(())
     }
 
+    #[inline]
     pub fn go_last_to(&mut self) -> StepResult {
         self.pos = self.state.last_to.ok_or(Fail)?;
         Ok(())
@@ -246,43 +263,51 @@ impl<'a> Run<'a> {
 
     // Predicates: the board as it was before the move.
 
+    #[inline]
     pub fn empty(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
         pos != NO_POS && self.state.at(pos).is_none()
     }
 
+    #[inline]
     pub fn friend(&self, loc: Loc) -> bool {
         self.state
             .at(self.resolve(loc))
             .is_some_and(|p| p.owner == self.mover())
     }
 
+    #[inline]
     pub fn enemy(&self, loc: Loc) -> bool {
         self.state
             .at(self.resolve(loc))
             .is_some_and(|p| p.owner != self.mover() && self.tables.is_active(p.owner))
     }
 
+    #[inline]
     pub fn neutral(&self, loc: Loc) -> bool {
         self.state
             .at(self.resolve(loc))
             .is_some_and(|p| !self.tables.is_active(p.owner))
     }
 
+    #[inline]
     pub fn piece(&self, kind: Kind, loc: Loc) -> bool {
         self.state
             .at(self.resolve(loc))
             .is_some_and(|p| p.kind == kind)
     }
 
+    #[inline]
     pub fn in_zone(&self, zone: u16, loc: Loc) -> bool {
         self.tables.in_zone(zone, self.mover(), self.resolve(loc))
     }
 
+    #[inline]
     pub fn on_board(&self, loc: Loc) -> bool {
         self.resolve(loc) != NO_POS
     }
 
+    #[inline]
     pub fn flag(&self, flag: usize) -> bool {
         match flag {
             0..64 => self.flags >> flag & 1 == 1,
@@ -290,6 +315,7 @@ impl<'a> Run<'a> {
         }
     }
 
+    #[inline]
     pub fn position_flag(&self, flag: usize, loc: Loc) -> bool {
         let pos = self.resolve(loc);
         pos != NO_POS
@@ -301,31 +327,37 @@ impl<'a> Run<'a> {
                 .unwrap_or(false)
     }
 
+    #[inline]
     pub fn attribute(&self, attribute: u8, loc: Loc) -> bool {
         self.state
             .at(self.resolve(loc))
             .is_some_and(|p| p.attributes >> attribute & 1 == 1)
     }
 
+    #[inline]
     pub fn last_from(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
         pos != NO_POS && self.state.last_from == Some(pos)
     }
 
+    #[inline]
     pub fn last_to(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
         pos != NO_POS && self.state.last_to == Some(pos)
     }
 
+    #[inline]
     pub fn at_position(&self, pos: Pos) -> bool {
         self.pos == pos
     }
 
+    #[inline]
     pub fn marked(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
         pos != NO_POS && self.mark == Some(pos)
     }
 
+    #[inline]
     pub fn adjacent_to_enemy(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
         pos != NO_POS
@@ -336,6 +368,7 @@ impl<'a> Run<'a> {
             })
     }
 
+    #[inline]
     pub fn goal_position(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
         pos != NO_POS && crate::goals::is_goal_position(self.tables, pos)
@@ -343,6 +376,7 @@ impl<'a> Run<'a> {
 
     // Effects: recorded, applied when the move is made.
 
+    #[inline]
     pub fn capture(&mut self, loc: Loc) -> StepResult {
         let pos = self.must(loc)?;
         self.pending.push(Change::Capture { pos });
@@ -351,6 +385,7 @@ impl<'a> Run<'a> {
 
     /// `create`: a piece of `kind` (the moving piece's type when absent) owned by `owner`
     /// (the mover when absent).
+    #[inline]
     pub fn create(&mut self, owner: Option<PlayerIx>, kind: Option<Kind>, loc: Loc) -> StepResult {
         let pos = self.must(loc)?;
         let kind = kind.or(self.held.map(|(p, _)| p.kind)).ok_or(Fail)?;
@@ -363,12 +398,14 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
+    #[inline]
     pub fn change_type(&mut self, kind: Kind, loc: Loc) -> StepResult {
         let pos = self.must(loc)?;
         self.pending.push(Change::ChangeType { pos, kind });
         Ok(())
     }
 
+    #[inline]
     pub fn change_owner(&mut self, loc: Loc) -> StepResult {
         let pos = self.must(loc)?;
         let owner = self.mover();
@@ -376,6 +413,7 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
+    #[inline]
     pub fn flip(&mut self, loc: Loc) -> StepResult {
         let pos = self.must(loc)?;
         self.pending.push(Change::Flip { pos });
@@ -384,6 +422,7 @@ impl<'a> Run<'a> {
 
     /// Sets an attribute of the piece standing on the current square once the move is
     /// made (not of the moving piece: to mark it, set the attribute at its destination).
+    #[inline]
     pub fn set_attribute(&mut self, attribute: u8, value: bool) {
         let pos = self.pos;
         self.pending.push(Change::SetAttribute {
@@ -394,6 +433,7 @@ impl<'a> Run<'a> {
     }
 
     /// Flags change at once and are visible to the rest of the run.
+    #[inline]
     pub fn set_flag(&mut self, flag: usize, value: bool) {
         if flag < 64 {
             self.flags = self.flags & !(1 << flag) | u64::from(value) << flag;
@@ -408,6 +448,7 @@ impl<'a> Run<'a> {
 
     /// Off the board this does nothing, and the move goes on (bolotoudou.zsg record 63:
     /// a Zillions move whose template sets a flag one step off the edge).
+    #[inline]
     pub fn set_position_flag(&mut self, flag: usize, value: bool, loc: Loc) -> StepResult {
         let pos = self.resolve(loc);
         if pos == NO_POS {
@@ -427,6 +468,7 @@ impl<'a> Run<'a> {
     // The moving piece.
 
     /// `to`: set the moving piece down on the current square now.
+    #[inline]
     pub fn to(&mut self) {
         self.to = Some(self.pos);
         if let Some((piece, from)) = self.held.take() {
@@ -435,6 +477,7 @@ impl<'a> Run<'a> {
     }
 
     /// `from`: pick up the piece on the current square as the new moving piece.
+    #[inline]
     pub fn from(&mut self) -> StepResult {
         let piece = self.state.at(self.pos).ok_or(Fail)?;
         self.held = Some((piece, Some(self.pos)));
@@ -443,6 +486,7 @@ impl<'a> Run<'a> {
     }
 
     /// `cascade`: `to` (if a piece is held), then `from` on the same square.
+    #[inline]
     pub fn cascade(&mut self) -> StepResult {
         if self.held.is_some() {
             self.to();
@@ -450,6 +494,7 @@ impl<'a> Run<'a> {
         self.from()
     }
 
+    #[inline]
     fn movement(&self, piece: Piece, from: Option<Pos>, to: Pos) -> Change {
         match from {
             Some(from) => Change::Move { from, to },
@@ -510,6 +555,7 @@ impl<'a> Run<'a> {
     }
 
     /// Guards a `while` loop: call once per iteration.
+    #[inline]
     pub fn loop_guard(iteration: &mut u32) -> StepResult {
         *iteration += 1;
         if *iteration > MAX_LOOP {

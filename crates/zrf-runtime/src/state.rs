@@ -132,6 +132,7 @@ impl State {
         state
     }
 
+    #[inline]
     pub fn at(&self, pos: Pos) -> Option<Piece> {
         if pos == NO_POS {
             return None;
@@ -139,6 +140,7 @@ impl State {
         self.board.get(pos as usize).copied().flatten()
     }
 
+    #[inline]
     pub fn stock(&self, tables: &Tables, player: PlayerIx, kind: Kind) -> u32 {
         self.stock[player as usize * tables.kinds() + kind as usize]
     }

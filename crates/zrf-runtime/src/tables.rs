@@ -120,6 +120,7 @@ pub enum Filter {
 }
 
 impl Filter {
+    #[inline]
     pub fn allows(self, template_type: Option<MoveType>) -> bool {
         match self {
             Filter::Any => true,
@@ -160,6 +161,7 @@ pub struct Tables {
 }
 
 impl Tables {
+    #[inline]
     pub fn link(&self, pos: Pos, dir: Dir) -> Pos {
         if pos == NO_POS {
             return NO_POS;
@@ -167,6 +169,7 @@ impl Tables {
         self.links[pos as usize * self.directions.len() + dir as usize]
     }
 
+    #[inline]
     pub fn in_zone(&self, zone: u16, player: PlayerIx, pos: Pos) -> bool {
         let Some(bits) = self
             .zones
@@ -211,10 +214,12 @@ impl Tables {
     }
 
     /// Players that take turns; the others are neutral.
+    #[inline]
     pub fn is_active(&self, player: PlayerIx) -> bool {
         self.turns.iter().any(|t| t.player == player)
     }
 
+    #[inline]
     pub fn kinds(&self) -> usize {
         self.pieces.len()
     }

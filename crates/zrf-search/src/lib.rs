@@ -130,7 +130,10 @@ pub fn fingerprint<G: Game>(game: &G, node_budget: u64, seeds: &[u64], plies: us
         let result = played
             .outcome
             .map_or("unfinished".to_string(), |o| format!("{o:?}"));
-        line.push_str(&format!("; seed {seed}: {} plies {result} {digest:016x}", played.plies));
+        line.push_str(&format!(
+            "; seed {seed}: {} plies {result} {digest:016x}",
+            played.plies
+        ));
     }
     line
 }
