@@ -10,23 +10,19 @@ use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shakmaty::{Chess, Position};
-use zrf::frontend::{self, FrontEndOptions};
-use zrf::interp::{self, Interpreted};
-use zrf::source::SourceMap;
-use zrf::syntax::FsLoader;
+use zrf::build::{Config, Selection};
+use zrf::interp::Interpreted;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn engine(path: &Path, title: Option<&str>) -> Option<Interpreted> {
-    let mut sources = SourceMap::new();
-    let result = frontend::run(path, &FsLoader, &FrontEndOptions::default(), &mut sources).ok()?;
-    let game = result
-        .games
-        .into_iter()
-        .find(|g| title.is_none_or(|t| g.title == t))?
-        .game?;
-    interp::engine(game).ok()
+    let mut config = Config::new();
+    config.quiet(true).select(Selection::First);
+    if let Some(title) = title {
+        config.variant(title);
+    }
+    config.interpret(path).ok()
 }
 
 fn shakmaty_perft(position: &Chess, depth: u32) -> u64 {

@@ -47,6 +47,11 @@ pub enum BuildError {
         path: String,
         error: codegen::CodegenError,
     },
+    #[error("{path}: {error}")]
+    Unplayable {
+        path: String,
+        error: ir::TablesError,
+    },
     #[error("OUT_DIR is not set: call `Config::out_dir`, or run from a build script")]
     NoOutDir,
     #[error("writing {path}: {reason}")]
@@ -180,6 +185,36 @@ impl Config {
 
     /// The Rust code of one file's selected games, without writing anything.
     pub fn generate(&self, file: &Path) -> Result<Generated, BuildError> {
+        let loaded = self.load(file)?;
+        let code =
+            codegen::generate(&loaded.games, &loaded.sources, &self.codegen).map_err(|error| {
+                BuildError::Codegen {
+                    path: file.display().to_string(),
+                    error,
+                }
+            })?;
+        Ok(Generated {
+            code,
+            titles: loaded.games.iter().map(|g| g.title.clone()).collect(),
+            inputs: loaded
+                .sources
+                .files()
+                .map(|(_, f)| PathBuf::from(f.name()))
+                .collect(),
+            warnings: loaded.warnings,
+        })
+    }
+
+    /// The first selected game of `file`, run by the reference interpreter: what tests
+    /// and benchmarks compare compiled engines with.
+    pub fn interpret(&self, file: &Path) -> Result<crate::interp::Interpreted, BuildError> {
+        let path = file.display().to_string();
+        let game = self.load(file)?.games.swap_remove(0);
+        crate::interp::engine(game).map_err(|error| BuildError::Unplayable { path, error })
+    }
+
+    /// Reads `file` and lowers its selected games; errors if any of them has errors.
+    fn load(&self, file: &Path) -> Result<Loaded, BuildError> {
         let path = file.display().to_string();
         let mut options = self.front_end.clone();
         options
@@ -228,27 +263,25 @@ impl Config {
             };
             return Err(BuildError::Rules { path, rendered });
         }
-        let code = codegen::generate(&chosen, &sources, &self.codegen).map_err(|error| {
-            BuildError::Codegen {
-                path: path.clone(),
-                error,
-            }
-        })?;
         let warnings: Vec<diag::Diagnostic> = front_end
             .diagnostics
             .into_iter()
             .filter(|d| !d.is_error())
             .collect();
-        Ok(Generated {
-            code,
-            titles: chosen.iter().map(|g| g.title.clone()).collect(),
-            inputs: sources
-                .files()
-                .map(|(_, f)| PathBuf::from(f.name()))
-                .collect(),
+        Ok(Loaded {
             warnings: diag::render_plain(&sources, &warnings),
+            games: chosen,
+            sources,
         })
     }
+}
+
+/// The selected games of one file, lowered, with their sources.
+struct Loaded {
+    sources: SourceMap,
+    /// Never empty.
+    games: Vec<ir::Game>,
+    warnings: String,
 }
 
 fn available(games: &[frontend::GameResult]) -> String {

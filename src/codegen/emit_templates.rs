@@ -137,10 +137,7 @@ impl Emitter<'_> {
                     .collect();
                 let copy = matches!(kind, AddKind::AddCopy | AddKind::AddCopyPartial);
                 let partial = if matches!(kind, AddKind::AddPartial | AddKind::AddCopyPartial) {
-                    match continue_with {
-                        Some(t) => format!("Some(Some(move_type::{}))", names.move_type(*t)),
-                        None => "Some(None)".to_string(),
-                    }
+                    format!("Some({})", names.optional_move_type(*continue_with))
                 } else {
                     "None".to_string()
                 };
@@ -213,11 +210,6 @@ impl Emitter<'_> {
         let atom = |text: String| (text, Precedence::Atom);
         let at =
             |method: &str, loc: &Option<ir::Loc>| atom(format!("run.{method}({})", self.loc(*loc)));
-        let move_type = |t: &Option<ir::MoveTypeId>| {
-            t.map_or("None".to_string(), |t| {
-                format!("Some(move_type::{})", names.move_type(t))
-            })
-        };
         match cond {
             Cond::Const(b) => atom(b.to_string()),
             Cond::Not(c) => (self.negated(c), Precedence::Atom),
@@ -257,12 +249,12 @@ impl Emitter<'_> {
             Cond::GoalPosition(l) => at("goal_position", l),
             Cond::Attacked(t, l) => atom(format!(
                 "self.attack_guard.attacked(self, run, {}, {}, false)",
-                move_type(t),
+                names.optional_move_type(*t),
                 self.loc(*l)
             )),
             Cond::Defended(t, l) => atom(format!(
                 "self.attack_guard.attacked(self, run, {}, {}, true)",
-                move_type(t),
+                names.optional_move_type(*t),
                 self.loc(*l)
             )),
         }

@@ -176,6 +176,13 @@ impl Names {
     fn move_type(&self, t: ir::MoveTypeId) -> &str {
         &self.move_types[t.index()]
     }
+
+    /// `Some(move_type::X)` or `None`.
+    fn optional_move_type(&self, t: Option<ir::MoveTypeId>) -> String {
+        t.map_or("None".to_string(), |t| {
+            format!("Some(move_type::{})", self.move_type(t))
+        })
+    }
 }
 
 /// Runtime items generated code may use; only those the code names are imported.
@@ -258,7 +265,7 @@ fn emit_game(
     }
     w.line("");
     let template_names = template_names(game);
-    emit_dispatch(&mut w, game, &template_names);
+    emit_dispatch(&mut w, game, &names, &template_names);
     w.line("");
     w.block("impl Rules", |w| {
         for (index, block) in game.templates.iter().enumerate() {
@@ -448,13 +455,8 @@ fn template_names(game: &ir::Game) -> Vec<String> {
 
 /// The [`zrf_runtime::Templates`] implementation: per piece type, its templates in the
 /// order the rules list them, each behind the turn's move-type filter.
-fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, template_names: &[String]) {
-    let names = Names::new(game);
-    let filter = |t: &ir::TemplateUse| {
-        t.move_type.map_or("None".to_string(), |m| {
-            format!("Some(move_type::{})", names.move_type(m))
-        })
-    };
+fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, names: &Names, template_names: &[String]) {
+    let filter = |t: &ir::TemplateUse| names.optional_move_type(t.move_type);
     let movers: Vec<(usize, &ir::Piece)> = game
         .pieces
         .iter()
@@ -468,22 +470,8 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, template_names: &[String])
         .filter(|(_, p)| !p.drops.is_empty())
         .collect();
     w.block("impl Templates for Rules", |w| {
-        let u = |used: bool| if used { "" } else { "_" };
         let any_moves = !movers.is_empty();
-        w.line("fn piece_moves(");
-        w.indent();
-        w.line("&self,");
-        for (name, ty) in [
-            ("tables", "&Tables"),
-            ("state", "&State"),
-            ("turn", "Turn"),
-            ("pos", "Pos"),
-            ("filter", "Filter"),
-            ("out", "&mut Vec<Step>"),
-        ] {
-            w.line(format!("{}{name}: {ty},", u(any_moves)));
-        }
-        w.dedent();
+        signature(w, "piece_moves", ("pos", "Pos"), any_moves);
         w.block(")", |w| {
             if !any_moves {
                 return;
@@ -494,7 +482,7 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, template_names: &[String])
                 w,
                 "piece.kind",
                 &movers,
-                &names,
+                names,
                 |p| &p.moves,
                 |w, group| {
                     for template in group {
@@ -509,20 +497,7 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, template_names: &[String])
         });
         w.line("");
         let any_drops = !droppers.is_empty();
-        w.line("fn drops(");
-        w.indent();
-        w.line("&self,");
-        for (name, ty) in [
-            ("tables", "&Tables"),
-            ("state", "&State"),
-            ("turn", "Turn"),
-            ("kind", "Kind"),
-            ("filter", "Filter"),
-            ("out", "&mut Vec<Step>"),
-        ] {
-            w.line(format!("{}{name}: {ty},", u(any_drops)));
-        }
-        w.dedent();
+        signature(w, "drops", ("kind", "Kind"), any_drops);
         w.block(")", |w| {
             if !any_drops {
                 return;
@@ -532,7 +507,7 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, template_names: &[String])
                 w,
                 "kind",
                 &droppers,
-                &names,
+                names,
                 |p| &p.drops,
                 |w, group| {
                     for template in group {
@@ -564,6 +539,27 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, template_names: &[String])
     });
 }
 
+/// The head of a [`zrf_runtime::Templates`] method up to its body; `subject` is the
+/// parameter naming what runs (a square or a piece type). Unused parameters (a game
+/// without moves or drops) are `_`-prefixed.
+fn signature(w: &mut RustWriter, method: &str, subject: (&str, &str), used: bool) {
+    let prefix = if used { "" } else { "_" };
+    w.line(format!("fn {method}("));
+    w.indent();
+    w.line("&self,");
+    for (name, ty) in [
+        ("tables", "&Tables"),
+        ("state", "&State"),
+        ("turn", "Turn"),
+        subject,
+        ("filter", "Filter"),
+        ("out", "&mut Vec<Step>"),
+    ] {
+        w.line(format!("{prefix}{name}: {ty},"));
+    }
+    w.dedent();
+}
+
 /// Runs of consecutive templates of the same move type: one filter test each.
 fn by_move_type(uses: &[ir::TemplateUse]) -> impl Iterator<Item = &[ir::TemplateUse]> {
     uses.chunk_by(|a, b| a.move_type == b.move_type)
@@ -581,10 +577,10 @@ fn dispatch_arms(
     emit_group: impl Fn(&mut RustWriter, &[ir::TemplateUse]),
 ) {
     let allows = |group: &[ir::TemplateUse]| {
-        let move_type = group[0].move_type.map_or("None".to_string(), |m| {
-            format!("Some(move_type::{})", names.move_type(m))
-        });
-        format!("filter.allows({move_type})")
+        format!(
+            "filter.allows({})",
+            names.optional_move_type(group[0].move_type)
+        )
     };
     let groups_of = |w: &mut RustWriter, piece: &ir::Piece| {
         for group in by_move_type(templates(piece)) {

@@ -4,10 +4,7 @@
 
 use std::path::Path;
 
-use zrf::frontend::{self, FrontEndOptions};
 use zrf::interp;
-use zrf::source::SourceMap;
-use zrf::syntax::FsLoader;
 use zrf_example_games::{breakthrough, checkers, chess, hopdrop, hostile, tictactoe};
 use zrf_runtime::{Engine, Game, Templates};
 
@@ -19,11 +16,10 @@ fn interpreted(sample: &str) -> interp::Interpreted {
     } else {
         here.join("../../zrf-samples").join(sample)
     };
-    let mut sources = SourceMap::new();
-    let result = frontend::run(&path, &FsLoader, &FrontEndOptions::default(), &mut sources)
-        .unwrap_or_else(|e| panic!("{e}"));
-    let game = result.games.into_iter().next().and_then(|g| g.game);
-    interp::engine(game.unwrap_or_else(|| panic!("{sample} should lower")))
+    zrf::build::Config::new()
+        .quiet(true)
+        .select(zrf::build::Selection::First)
+        .interpret(&path)
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
