@@ -26,7 +26,7 @@ use crate::ir;
 use crate::source::SourceMap;
 use crate::syntax::FsLoader;
 
-pub use package::{write_package, PackageOptions, RuntimeDependency};
+pub use package::{manifest, write_package, PackageOptions, RuntimeDependency};
 
 /// Why a build failed. The message includes the rendered diagnostics, so a build script
 /// that returns it shows the user where the rules file is wrong.

@@ -71,33 +71,13 @@ pub fn write_package(
     generated: &Generated,
     options: &PackageOptions,
 ) -> Result<Vec<PathBuf>, BuildError> {
-    let manifest = format!(
-        "[package]\n\
-         name = {name}\n\
-         version = \"0.1.0\"\n\
-         edition = \"2021\"\n\
-         publish = false\n\
-         description = {description}\n\
-         \n\
-         [dependencies]\n\
-         {runtime}\n\
-         {search}\n\
-         \n\
-         # Not part of any enclosing workspace.\n\
-         [workspace]\n\
-         \n\
-         # One optimisation unit with the runtime: its primitives inline into the templates.\n\
-         [profile.release]\n\
-         lto = true\n\
-         codegen-units = 1\n",
-        name = toml_string(&options.name),
-        description = toml_string(&format!(
-            "Compiled by zrfc from {}",
-            generated.titles.join(", ")
-        )),
-        runtime = options.runtime.dependency("zrf-runtime"),
-        search = options.runtime.dependency("zrf-search"),
-    );
+    let description = format!("Compiled by zrfc from {}", generated.titles.join(", "));
+    let manifest = manifest(options, &description)
+        + "\n\
+           # One optimisation unit with the runtime: its primitives inline into the templates.\n\
+           [profile.release]\n\
+           lto = true\n\
+           codegen-units = 1\n";
     let library = options.name.replace('-', "_");
     let files = [
         (dir.join("Cargo.toml"), manifest),
@@ -111,6 +91,29 @@ pub fn write_package(
         write_if_changed(path, text)?;
     }
     Ok(files.into_iter().map(|(path, _)| path).collect())
+}
+
+/// The `Cargo.toml` of a package of generated code: its name, the runtime crates, and an
+/// empty `[workspace]` so that it is not taken for part of an enclosing workspace.
+pub fn manifest(options: &PackageOptions, description: &str) -> String {
+    format!(
+        "[package]\n\
+         name = {name}\n\
+         version = \"0.1.0\"\n\
+         edition = \"2021\"\n\
+         publish = false\n\
+         description = {description}\n\
+         \n\
+         [dependencies]\n\
+         {runtime}\n\
+         {search}\n\
+         \n\
+         [workspace]\n",
+        name = toml_string(&options.name),
+        description = toml_string(description),
+        runtime = options.runtime.dependency("zrf-runtime"),
+        search = options.runtime.dependency("zrf-search"),
+    )
 }
 
 /// A TOML basic string.

@@ -15,7 +15,7 @@ use clap::Args;
 use rayon::prelude::*;
 
 use super::corpus::{find_zrf_files, read_expectations, relative_name, write_expectations};
-use crate::build::{write_if_changed, RuntimeDependency};
+use crate::build::{manifest, write_if_changed, PackageOptions, RuntimeDependency};
 use crate::codegen::{self, CodegenOptions};
 use crate::frontend::{self, FrontEndOptions};
 use crate::ir::{self, Cond, Stmt};
@@ -203,22 +203,21 @@ fn run_batch(
     batch: &[Candidate],
     node_budget: u64,
 ) -> Result<Vec<String>, String> {
-    let runtime = match RuntimeDependency::detect() {
-        RuntimeDependency::Path(crates) => crates,
-        RuntimeDependency::Version(_) => {
-            return Err("the runtime crates of this workspace are not where zrfc was built".into())
-        }
-    };
+    let runtime = RuntimeDependency::detect();
+    if let RuntimeDependency::Version(_) = runtime {
+        return Err("the runtime crates of this workspace are not where zrfc was built".into());
+    }
     let write =
         |path: PathBuf, text: &str| write_if_changed(&path, text).map_err(|e| e.to_string());
-    let dependency = |name: &str| format!("{name} = {{ path = {:?} }}\n", runtime.join(name));
+    let package = PackageOptions {
+        name: "zrf-differential".to_string(),
+        runtime,
+    };
     write(
         dir.join("Cargo.toml"),
-        &format!(
-            "[package]\nname = \"zrf-differential\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\n{}{}\n[workspace]\n",
-            dependency("zrf-runtime"),
-            dependency("zrf-search")
+        &manifest(
+            &package,
+            "Corpus games compiled by zrfc, for zrfc differential",
         ),
     )?;
     let mut lib = String::from(
