@@ -101,6 +101,38 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                     w.line(format!("vec![{}],", join(kinds.iter().map(bool::to_string))));
                 }
             });
+            // The keys themselves are drawn at start-up from the game's seed: thousands of
+            // literals would bury the rules in noise.
+            w.line(format!(
+                "zobrist: Zobrist::new({:#018x}, {}, {}, {}, {}),",
+                tables.zobrist.seed(),
+                tables.positions.len(),
+                tables.players.len(),
+                tables.kinds(),
+                tables.attributes.len()
+            ));
+            match &tables.reach {
+                None => w.line("reach: None,"),
+                Some(reach) => w.enclosed("reach: Some(Reach::new(", ")),", |w| {
+                    let (bounded, bits) = reach.parts();
+                    w.line(format!(
+                        "{}, {}, {},",
+                        tables.players.len(),
+                        tables.kinds(),
+                        tables.positions.len()
+                    ));
+                    w.enclosed("vec![", "],", |w| {
+                        w.wrapped_list(bounded.iter().map(bool::to_string), 8)
+                    });
+                    // One line per piece type and square when a set is wide; zeros short.
+                    let words = bits.iter().map(|&b| match b {
+                        0 => "0".to_string(),
+                        b => format!("{b:#x}"),
+                    });
+                    let per_line = tables.positions.len().div_ceil(64).clamp(4, 8);
+                    w.enclosed("vec![", "],", |w| w.wrapped_list(words, per_line));
+                }),
+            }
         });
     });
 }

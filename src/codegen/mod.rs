@@ -110,19 +110,14 @@ fn header(w: &mut RustWriter, games: &[ir::Game], sources: &SourceMap) {
 
 /// FNV-1a over every input's name and bytes.
 pub fn input_hash(sources: &SourceMap) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut feed = |bytes: &[u8]| {
-        for &b in bytes {
-            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    };
+    let mut hash = zrf_runtime::Fnv1a::new();
     for (_, file) in sources.files() {
-        feed(file.name().as_bytes());
-        feed(&[0]);
-        feed(file.bytes());
-        feed(&[0]);
+        hash.write(file.name().as_bytes());
+        hash.write(&[0]);
+        hash.write(file.bytes());
+        hash.write(&[0]);
     }
-    hash
+    hash.finish()
 }
 
 /// Identifiers of every ZRF name of one game, one namespace each.
@@ -207,14 +202,16 @@ const RUNTIME_ITEMS: &[&str] = &[
     "Player",
     "PlayerIx",
     "Pos",
+    "Reach",
     "Run",
     "Setup",
     "State",
-    "Step",
     "StepResult",
+    "Steps",
     "Tables",
     "Templates",
     "Turn",
+    "Zobrist",
 ];
 
 fn emit_game(
@@ -553,7 +550,7 @@ fn signature(w: &mut RustWriter, method: &str, subject: (&str, &str), used: bool
         ("turn", "Turn"),
         subject,
         ("filter", "Filter"),
-        ("out", "&mut Vec<Step>"),
+        ("out", "&mut Steps"),
     ] {
         w.line(format!("{prefix}{name}: {ty},"));
     }

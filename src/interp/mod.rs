@@ -3,7 +3,7 @@
 //! every rule primitive is the runtime's, shared with generated code.
 
 use zrf_runtime::{
-    AttackGuard, Engine, Fail, Filter, Kind, Loc, Pos, Run, State, Step, StepResult, Tables,
+    AttackGuard, Engine, Fail, Filter, Kind, Loc, Pos, Run, State, StepResult, Steps, Tables,
     Templates, Turn,
 };
 
@@ -38,7 +38,7 @@ impl Templates for Interpreter {
         turn: Turn,
         pos: Pos,
         filter: Filter,
-        out: &mut Vec<Step>,
+        out: &mut Steps,
     ) {
         let Some(piece) = state.at(pos) else { return };
         // One run for the piece, restarted for each template.
@@ -60,7 +60,7 @@ impl Templates for Interpreter {
         turn: Turn,
         kind: Kind,
         filter: Filter,
-        out: &mut Vec<Step>,
+        out: &mut Steps,
     ) {
         let mut run = Run::for_drop(tables, state, turn, 0, kind, None, out);
         for template in &self.game.pieces[kind as usize].drops {

@@ -13,6 +13,7 @@
 //! at existing positions.
 
 mod dump;
+mod reach;
 mod tables;
 
 pub use dump::dump;

@@ -3,8 +3,8 @@
 //! so that the two cannot disagree.
 
 use zrf_runtime::{
-    Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place, Player, Setup, Tables,
-    Turn, NO_POS,
+    Fnv1a, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place, Player, Setup,
+    Tables, Turn, Zobrist, NO_POS,
 };
 
 use crate::ir;
@@ -79,7 +79,7 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
             }
         })
         .collect();
-    Ok(Tables {
+    let mut tables = Tables {
         title: game.title.clone(),
         positions: board.positions.iter().map(|p| p.name.clone()).collect(),
         directions: board.directions.clone(),
@@ -155,7 +155,24 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
             maximal_captures: game.options.maximal_captures != ir::MaximalCaptures::Off,
         },
         royal,
-    })
+        zobrist: Zobrist::new(
+            zobrist_seed(&game.title),
+            board.positions.len(),
+            game.players.len(),
+            game.pieces.len(),
+            game.attributes.len(),
+        ),
+        reach: None,
+    };
+    tables.reach = super::reach::reach(game, &tables);
+    Ok(tables)
+}
+
+/// Each game draws its own hash keys, from its title.
+fn zobrist_seed(title: &str) -> u64 {
+    let mut hash = Fnv1a::new();
+    hash.write(title.as_bytes());
+    hash.finish()
 }
 
 /// Marks the piece types a `checkmated` condition protects.

@@ -9,8 +9,10 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
+use smallvec::{smallvec, SmallVec};
+
 use crate::goals;
-use crate::run::{Loc, Run};
+use crate::run::{hits_any, Loc, Run, Steps};
 use crate::state::{Change, History, Piece, State, Step};
 use crate::tables::{Filter, PassTurn, Tables, Turn, NO_POS};
 use crate::{Kind, MoveType, PlayerIx, Pos};
@@ -26,7 +28,7 @@ pub trait Templates {
         turn: Turn,
         pos: Pos,
         filter: Filter,
-        out: &mut Vec<Step>,
+        out: &mut Steps,
     );
 
     /// Runs the drop templates of piece type `kind` allowed by `filter` at every
@@ -38,22 +40,33 @@ pub trait Templates {
         turn: Turn,
         kind: Kind,
         filter: Filter,
-        out: &mut Vec<Step>,
+        out: &mut Steps,
     );
 
     /// Whether piece type `kind` has drop templates at all.
     fn has_drops(&self, kind: Kind) -> bool;
 }
 
+/// The steps of one turn: usually one, so kept inline.
+pub type TurnSteps = SmallVec<[Step; 1]>;
+
 /// A complete turn: one or more steps (a chain of partial moves), or a pass (no steps).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
-    pub steps: Vec<Step>,
+    pub steps: TurnSteps,
 }
 
 impl Move {
     pub fn pass() -> Move {
-        Move { steps: Vec::new() }
+        Move {
+            steps: TurnSteps::new(),
+        }
+    }
+
+    fn of_chain(chain: &[Step]) -> Move {
+        Move {
+            steps: chain.iter().cloned().collect(),
+        }
     }
 
     pub fn is_pass(&self) -> bool {
@@ -128,8 +141,9 @@ impl<T: Templates> Engine<T> {
         let mut moves = self.pseudo_legal(state, turn);
         let royal = self.tables.royal.get(turn.player as usize);
         if let Some(royal) = royal.filter(|r| r.contains(&true)) {
+            let mut after = state.clone();
             moves.retain(|m| {
-                let after = self.apply(state, m);
+                self.apply_into(state, m, &mut after);
                 !self.royal_attacked(&after, turn.move_as, royal)
             });
         }
@@ -181,7 +195,7 @@ impl<T: Templates> Engine<T> {
     /// Whether a turn of `turn` in `state` could capture a piece of `owner` whose kind is
     /// marked in `royal` (partial-move chains and drops included).
     pub fn attacks(&self, state: &State, turn: Turn, owner: PlayerIx, royal: &[bool]) -> bool {
-        let targets: Vec<Pos> = state
+        let targets: SmallVec<[Pos; 4]> = state
             .board
             .iter()
             .enumerate()
@@ -193,16 +207,15 @@ impl<T: Templates> Engine<T> {
         self.gen().captures_any_of(state, turn, &targets, royal)
     }
 
-    /// The position after a turn, without recording history (for look-ahead).
-    fn apply(&self, state: &State, mv: &Move) -> State {
-        let mut next = state.clone();
-        next.history = None;
+    /// Writes the position after a turn into `next`, reusing its buffers, without
+    /// recording history (for look-ahead).
+    fn apply_into(&self, state: &State, mv: &Move, next: &mut State) {
+        next.clone_from(state);
         next.last_captured.clear();
         for step in &mv.steps {
             next.apply_step(&self.tables, step);
         }
         next.turn += 1;
-        next
     }
 
     /// The position after a turn.
@@ -245,13 +258,15 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             Some(t) => Filter::Type(Some(t)),
             None => Filter::Any,
         };
-        let mut first = Vec::new();
+        let mut first = Steps::new();
         self.first_steps(state, turn, filter, &mut first);
-        let mut moves = Vec::new();
+        let mut moves = Vec::with_capacity(first.len());
         let mut budget = MAX_CHAIN_STEPS;
-        for step in first {
+        for step in first.into_vec() {
             if step.continue_with.is_none() {
-                moves.push(Move { steps: vec![step] });
+                moves.push(Move {
+                    steps: smallvec![step],
+                });
                 continue;
             }
             let mut after = state.clone();
@@ -263,7 +278,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         moves
     }
 
-    fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Vec<Step>) {
+    fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Steps) {
         for (pos, piece) in state.board.iter().enumerate() {
             if piece.is_some_and(|p| p.owner == turn.move_as) {
                 self.templates
@@ -290,19 +305,15 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     ) {
         let Some(last) = chain.last() else { return };
         let Some(continue_with) = last.continue_with else {
-            out.push(Move {
-                steps: chain.clone(),
-            });
+            out.push(Move::of_chain(chain));
             return;
         };
         if chain.len() >= MAX_CHAIN || *budget == 0 {
-            out.push(Move {
-                steps: chain.clone(),
-            });
+            out.push(Move::of_chain(chain));
             return;
         }
         *budget -= 1;
-        let mut next = Vec::new();
+        let mut next = Steps::new();
         self.templates.piece_moves(
             self.tables,
             after,
@@ -312,11 +323,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             &mut next,
         );
         if next.is_empty() || self.tables.options.pass_partial {
-            out.push(Move {
-                steps: chain.clone(),
-            });
+            out.push(Move::of_chain(chain));
         }
-        for step in next {
+        for step in next.into_vec() {
             let mut further = after.clone();
             further.apply_step(self.tables, &step);
             chain.push(step);
@@ -344,11 +353,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             None => Filter::Any,
         };
         // Piece by piece, stopping at the first capture: most queries (is this move
-        // legal?) find none, and should not build every turn to learn it.
-        let mut steps = Vec::new();
+        // legal?) find none, and should not build every turn to learn it, nor keep the
+        // steps that cannot hit a target.
+        let mut steps = Steps::hitting(targets);
         let mut budget = MAX_CHAIN_STEPS;
         let removes = |before: &State, step: &Step| {
-            captures_any(step, targets) && {
+            hits_any(&step.changes, targets) && {
                 let mut after = before.clone();
                 after.apply_step(self.tables, step);
                 targets.iter().any(|&t| {
@@ -357,7 +367,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 })
             }
         };
-        let hits = |steps: &mut Vec<Step>, budget: &mut usize| {
+        let hits = |steps: &mut Steps, budget: &mut usize| {
             for step in steps.drain(..) {
                 if removes(state, &step) {
                     return true;
@@ -382,8 +392,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             }
             false
         };
+        let reach = self.tables.reach.as_ref();
         for (pos, piece) in state.board.iter().enumerate() {
-            if piece.is_some_and(|p| p.owner == turn.move_as) {
+            let Some(piece) = piece.filter(|p| p.owner == turn.move_as) else {
+                continue;
+            };
+            if reach.is_none_or(|r| r.may_hit(turn.move_as, piece.kind, pos as Pos, targets)) {
                 self.templates.piece_moves(
                     self.tables,
                     state,
@@ -408,16 +422,6 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
         false
     }
-}
-
-fn captures_any(step: &Step, targets: &[Pos]) -> bool {
-    step.changes.iter().any(|c| match *c {
-        Change::Capture { pos } | Change::Create { pos, .. } | Change::Place { pos, .. } => {
-            targets.contains(&pos)
-        }
-        Change::Move { from, to } => from != to && targets.contains(&to),
-        _ => false,
-    })
 }
 
 /// What search algorithms need from a game, whatever executes its templates.

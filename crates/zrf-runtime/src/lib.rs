@@ -15,6 +15,8 @@
 mod engine;
 mod goals;
 mod notation;
+mod random;
+mod reach;
 mod run;
 mod state;
 mod tables;
@@ -23,8 +25,10 @@ mod tests;
 
 pub use engine::{AttackGuard, Engine, Game, Gen, Move, Outcome, Templates};
 pub use notation::{notation, saved_game, step_notation, turn_records};
-pub use run::{Fail, Loc, Run, StepResult};
-pub use state::{Change, Piece, State, Step};
+pub use random::{Fnv1a, SplitMix64, Zobrist};
+pub use reach::Reach;
+pub use run::{Fail, Loc, Run, StepResult, Steps};
+pub use state::{Change, Changes, Piece, State, Step};
 pub use tables::{
     Filter, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place, Player, Setup,
     Tables, Turn, NO_POS,

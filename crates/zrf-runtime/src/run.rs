@@ -7,7 +7,11 @@
 //! part of moves added later in the same run. Flags and position flags belong to the run
 //! (they start false for every run, so for every partial move); there is one mark.
 
-use crate::state::{Change, Piece, State, Step};
+use std::ops::{Deref, DerefMut};
+
+use smallvec::SmallVec;
+
+use crate::state::{Change, Changes, Piece, State, Step};
 use crate::tables::{Tables, Turn, NO_POS};
 use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
 
@@ -26,6 +30,73 @@ pub enum Loc {
     Dir(Dir),
     /// `(opposite dir)`.
     Opposite(Dir),
+}
+
+/// Where runs put the steps they add: every step, or (for the attack test) only those
+/// that could remove a piece from one of a few squares.
+#[derive(Clone, Debug, Default)]
+pub struct Steps {
+    steps: Vec<Step>,
+    /// When set, steps that remove nothing from these squares are not kept, unless they
+    /// are partial (their continuations might). Asking whether a king is attacked then
+    /// builds no list of the enemy's quiet moves.
+    only_hitting: Option<SmallVec<[Pos; 4]>>,
+}
+
+impl Steps {
+    /// Keeps every step.
+    pub fn new() -> Steps {
+        Steps::default()
+    }
+
+    /// Keeps only the steps that may remove a piece from one of `targets`, and partial
+    /// steps.
+    pub fn hitting(targets: &[Pos]) -> Steps {
+        Steps {
+            steps: Vec::new(),
+            only_hitting: Some(SmallVec::from_slice(targets)),
+        }
+    }
+
+    /// Whether a step with these changes is to be kept.
+    #[inline]
+    fn wants(&self, changes: &[Change], partial: bool) -> bool {
+        match &self.only_hitting {
+            None => true,
+            Some(targets) => partial || hits_any(changes, targets),
+        }
+    }
+
+    pub fn into_vec(self) -> Vec<Step> {
+        self.steps
+    }
+}
+
+impl Deref for Steps {
+    type Target = Vec<Step>;
+
+    fn deref(&self) -> &Vec<Step> {
+        &self.steps
+    }
+}
+
+impl DerefMut for Steps {
+    fn deref_mut(&mut self) -> &mut Vec<Step> {
+        &mut self.steps
+    }
+}
+
+/// Whether these changes may remove a piece from one of `targets`: a capture, a creation
+/// or a placement there, or a movement onto it.
+#[inline]
+pub(crate) fn hits_any(changes: &[Change], targets: &[Pos]) -> bool {
+    changes.iter().any(|c| match *c {
+        Change::Capture { pos } | Change::Create { pos, .. } | Change::Place { pos, .. } => {
+            targets.contains(&pos)
+        }
+        Change::Move { from, to } => from != to && targets.contains(&to),
+        _ => false,
+    })
 }
 
 /// The piece a template moves, and the square it was taken from (none for drops).
@@ -54,9 +125,9 @@ pub struct Run<'a> {
     more_flags: Vec<bool>,
     /// Position flags, allocated on first use: most runs set none.
     position_flags: Vec<Vec<bool>>,
-    pending: Vec<Change>,
+    pending: Changes,
     move_type: Option<MoveType>,
-    out: &'a mut Vec<Step>,
+    out: &'a mut Steps,
 }
 
 impl<'a> Run<'a> {
@@ -67,7 +138,7 @@ impl<'a> Run<'a> {
         turn: Turn,
         pos: Pos,
         move_type: Option<MoveType>,
-        out: &'a mut Vec<Step>,
+        out: &'a mut Steps,
     ) -> Run<'a> {
         let held = state.at(pos).map(|piece| (piece, Some(pos)));
         Run::new(tables, state, turn, pos, Some(pos), held, move_type, out)
@@ -81,7 +152,7 @@ impl<'a> Run<'a> {
         pos: Pos,
         kind: Kind,
         move_type: Option<MoveType>,
-        out: &'a mut Vec<Step>,
+        out: &'a mut Steps,
     ) -> Run<'a> {
         let piece = Piece {
             kind,
@@ -112,7 +183,7 @@ impl<'a> Run<'a> {
         from: Option<Pos>,
         held: Held,
         move_type: Option<MoveType>,
-        out: &'a mut Vec<Step>,
+        out: &'a mut Steps,
     ) -> Run<'a> {
         Run {
             tables,
@@ -131,7 +202,7 @@ impl<'a> Run<'a> {
             flags: 0,
             more_flags: Vec::new(),
             position_flags: Vec::new(),
-            pending: Vec::new(),
+            pending: Changes::new(),
             move_type,
             out,
         }
@@ -533,7 +604,11 @@ impl<'a> Run<'a> {
             }
             None => (self.from, self.to.unwrap_or(self.pos)),
         };
-        let mut emit = |changes: Vec<Change>| {
+        // Promotion only changes a type, so it never makes a step hit or miss a square.
+        if !self.out.wants(&changes, continue_with.is_some()) {
+            return;
+        }
+        let mut emit = |changes: Changes| {
             self.out.push(Step {
                 from,
                 to: dest,

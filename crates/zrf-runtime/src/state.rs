@@ -1,8 +1,10 @@
 //! Positions of a game in play, and moves as change lists applied in Zillions' order.
 
-use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
+use smallvec::SmallVec;
+
+use crate::random::SplitMix64;
 use crate::tables::{Tables, NO_POS};
 use crate::{Kind, MoveType, PlayerIx, Pos};
 
@@ -61,6 +63,9 @@ pub enum Change {
     },
 }
 
+/// The changes of one step: a few, so kept inline (no allocation per generated move).
+pub type Changes = SmallVec<[Change; 4]>;
+
 /// One step of a turn: what one `add` (or `add-partial`) produced.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Step {
@@ -68,7 +73,7 @@ pub struct Step {
     pub from: Option<Pos>,
     /// Where it arrived.
     pub to: Pos,
-    pub changes: Vec<Change>,
+    pub changes: Changes,
     /// The move type of the template that produced the step.
     pub move_type: Option<MoveType>,
     /// For `add-partial`: the move type the same piece continues with (`None`: untyped
@@ -84,7 +89,7 @@ pub struct History {
 }
 
 /// A position in play.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
     pub board: Vec<Option<Piece>>,
     /// `stock[player * kinds + kind]`: pieces off the board, available for drops.
@@ -97,6 +102,32 @@ pub struct State {
     pub last_captured: Vec<Piece>,
     /// Hashes of the positions before this one, for repetition.
     pub history: Option<Rc<History>>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            board: self.board.clone(),
+            stock: self.stock.clone(),
+            turn: self.turn,
+            last_from: self.last_from,
+            last_to: self.last_to,
+            last_captured: self.last_captured.clone(),
+            history: self.history.clone(),
+        }
+    }
+
+    /// Reuses this state's buffers: look-ahead copies one position into a scratch state
+    /// many times per generated move list.
+    fn clone_from(&mut self, source: &State) {
+        self.board.clone_from(&source.board);
+        self.stock.clone_from(&source.stock);
+        self.turn = source.turn;
+        self.last_from = source.last_from;
+        self.last_to = source.last_to;
+        self.last_captured.clone_from(&source.last_captured);
+        self.history.clone_from(&source.history);
+    }
 }
 
 impl PartialEq for State {
@@ -145,13 +176,26 @@ impl State {
         self.stock[player as usize * tables.kinds() + kind as usize]
     }
 
-    /// What repetition compares: placement, stocks and the player to move.
+    /// What repetition compares: placement (with attributes), stocks and the player to
+    /// move, as a Zobrist hash with the game's keys.
     pub fn position_hash(&self, tables: &Tables) -> u64 {
-        let mut hasher = Fnv::default();
-        self.board.hash(&mut hasher);
-        self.stock.hash(&mut hasher);
-        tables.turn(self.turn).hash_player(&mut hasher);
-        hasher.finish()
+        let keys = &tables.zobrist;
+        let mut hash = 0;
+        for (pos, piece) in self.board.iter().enumerate() {
+            if let Some(p) = piece {
+                hash ^= keys.piece(pos, p.owner as usize, p.kind as usize, p.attributes);
+            }
+        }
+        for (slot, &count) in self.stock.iter().enumerate() {
+            hash ^= keys.stock(slot, count);
+        }
+        let turn = tables.turn(self.turn);
+        let mover = [
+            u64::from(turn.player),
+            u64::from(turn.move_as) << 8,
+            turn.move_type.map_or(0, |t| u64::from(t) + 1) << 16,
+        ];
+        hash ^ SplitMix64::new(mover.iter().sum()).next_u64()
     }
 
     /// How many times this position occurred, this time included.
@@ -169,10 +213,10 @@ impl State {
     /// Applies one step to the board (not the turn counter).
     pub fn apply_step(&mut self, tables: &Tables, step: &Step) {
         let recycle = tables.options.recycle_captures;
-        let mut removed: Vec<Piece> = Vec::new();
+        let mut removed: SmallVec<[Piece; 4]> = SmallVec::new();
         // 1. Movements and placements, read from the board before the step so that a
         //    row pushed with `cascade` moves as one.
-        let moving: Vec<(Option<Piece>, Pos)> = step
+        let moving: SmallVec<[(Option<Piece>, Pos); 4]> = step
             .changes
             .iter()
             .filter_map(|c| match *c {
@@ -194,7 +238,7 @@ impl State {
         }
         // 2. Captures, creations, type and owner changes. A piece changed in this step
         //    cannot also be captured in it: Zillions records one change per piece.
-        let mut changed: Vec<Pos> = Vec::new();
+        let mut changed: SmallVec<[Pos; 4]> = SmallVec::new();
         for change in &step.changes {
             match *change {
                 Change::Capture { pos } => {
@@ -261,52 +305,5 @@ impl State {
         self.last_captured.extend(removed);
         self.last_from = step.from;
         self.last_to = Some(step.to);
-    }
-}
-
-impl crate::tables::Turn {
-    fn hash_player<H: Hasher>(&self, hasher: &mut H) {
-        (self.player, self.move_as, self.move_type).hash(hasher);
-    }
-}
-
-/// FNV-1a over the words written: fast, fixed across platforms and releases.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0 ^ n).wrapping_mul(0x0100_0000_01b3);
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u16(&mut self, n: u16) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
     }
 }

@@ -1,6 +1,8 @@
 //! The static description of a game: topology, players, turn order, pieces, goals,
 //! options. Built once by the interpreter from the IR, or emitted as data by generated code.
 
+use crate::random::Zobrist;
+use crate::reach::Reach;
 use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
 
 /// No position (off the board, or no link).
@@ -158,6 +160,11 @@ pub struct Tables {
     /// Per player and piece type: pieces that may not be left capturable
     /// (`checkmated` goals).
     pub royal: Vec<Vec<bool>>,
+    /// The keys of position hashes.
+    pub zobrist: Zobrist,
+    /// Where pieces' moves can take effect; `None` when not worked out (too large a
+    /// game), and then the attack test runs every piece.
+    pub reach: Option<Reach>,
 }
 
 impl Tables {

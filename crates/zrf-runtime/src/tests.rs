@@ -2,7 +2,7 @@
 
 use crate::state::{Change, Piece, State, Step};
 use crate::tables::{Options, PieceInfo, Player, Tables, Turn, NO_POS};
-use crate::{Loc, Run};
+use crate::{Loc, Run, Steps, Zobrist};
 
 fn row(squares: u32) -> Tables {
     let mut links = Vec::new();
@@ -55,6 +55,8 @@ fn row(squares: u32) -> Tables {
         priorities: Vec::new(),
         options: Options::default(),
         royal: vec![vec![false; 2]; 2],
+        zobrist: Zobrist::new(7, squares as usize, 2, 2, 1),
+        reach: None,
     }
 }
 
@@ -78,7 +80,7 @@ fn step(changes: Vec<Change>) -> Step {
     Step {
         from: None,
         to: 0,
-        changes,
+        changes: changes.into(),
         move_type: None,
         continue_with: None,
     }
@@ -160,7 +162,7 @@ fn templates_see_the_board_before_the_move_and_adds_drop_earlier_effects() {
     let tables = row(5);
     let state = board(&tables, &[(0, man(0)), (1, man(1))]);
     let turn = tables.turns[0];
-    let mut out = Vec::new();
+    let mut out = Steps::new();
     let mut run = Run::for_move(&tables, &state, turn, 0, None, &mut out);
     // Capture next door, then slide: the captured piece still blocks `empty?`.
     assert!(run.capture(Loc::Dir(0)).is_ok());
@@ -174,18 +176,18 @@ fn templates_see_the_board_before_the_move_and_adds_drop_earlier_effects() {
     assert!(run.friend(Loc::Pos(0)));
     assert_eq!(out.len(), 2);
     assert_eq!(
-        out[0].changes,
+        out[0].changes[..],
         [Change::Move { from: 0, to: 2 }, Change::Capture { pos: 1 }]
     );
     // The capture belonged to the first move only.
-    assert_eq!(out[1].changes, [Change::Move { from: 0, to: 3 }]);
+    assert_eq!(out[1].changes[..], [Change::Move { from: 0, to: 3 }]);
 }
 
 #[test]
 fn symmetry_turns_directions_for_the_second_player() {
     let tables = row(3);
     let state = board(&tables, &[(1, man(1))]);
-    let mut out = Vec::new();
+    let mut out = Steps::new();
     let mut run = Run::for_move(&tables, &state, tables.turns[1], 1, None, &mut out);
     // "e" for player B is west.
     assert!(run.step(0).is_ok());
@@ -209,4 +211,55 @@ fn the_turn_order_cycles_from_repeat() {
     assert_eq!(players, [1, 0, 1, 0, 1, 0]);
     assert_eq!(tables.turn(0).move_type, Some(0));
     assert_eq!(tables.turn(2).move_type, None);
+}
+
+#[test]
+fn an_attack_probe_keeps_only_steps_that_hit_its_targets() {
+    let tables = row(5);
+    let state = board(&tables, &[(0, man(0)), (2, man(1))]);
+    let mut out = Steps::hitting(&[2]);
+    let mut run = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
+    assert!(run.step(0).is_ok());
+    run.add(&[], false, None); // to p1: quiet, dropped
+    assert!(run.step(0).is_ok());
+    run.add(&[], false, None); // to p2: onto the target, kept
+    assert!(run.capture(Loc::Pos(2)).is_ok());
+    assert!(run.step(0).is_ok());
+    run.add(&[], false, None); // to p3 capturing p2: kept
+    assert!(run.step(0).is_ok());
+    run.add(&[], false, Some(None)); // to p4, partial: kept, its continuation might hit
+    let kept: Vec<u32> = out.iter().map(|s| s.to).collect();
+    assert_eq!(kept, [2, 3, 4]);
+}
+
+#[test]
+fn position_hashes_tell_pieces_attributes_stocks_and_the_mover_apart() {
+    let tables = row(3);
+    let hash = |state: &State| state.position_hash(&tables);
+    let one = board(&tables, &[(0, man(0))]);
+    assert_eq!(hash(&one), hash(&board(&tables, &[(0, man(0))])));
+    let mut marked = one.clone();
+    if let Some(piece) = &mut marked.board[0] {
+        piece.attributes = 1;
+    }
+    let mut stocked = one.clone();
+    stocked.stock[0] = 1;
+    let mut other_mover = one.clone();
+    other_mover.turn = 1;
+    let others = [
+        board(&tables, &[(1, man(0))]),
+        board(&tables, &[(0, man(1))]),
+        board(&tables, &[(0, Piece { kind: 1, ..man(0) })]),
+        marked,
+        stocked,
+        other_mover,
+    ];
+    for (i, other) in others.iter().enumerate() {
+        assert_ne!(hash(&one), hash(other), "position {i}");
+    }
+    // The turn counter itself is not part of the position: two turns later it is the
+    // same player's move again.
+    let mut later = one.clone();
+    later.turn = 2;
+    assert_eq!(hash(&one), hash(&later));
 }

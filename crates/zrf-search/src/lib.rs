@@ -2,7 +2,8 @@
 //! every compiled engine share them. Today: perft (move-path counting), the test of move
 //! generation against published counts.
 
-use zrf_runtime::Game;
+pub use zrf_runtime::SplitMix64;
+use zrf_runtime::{Fnv1a, Game};
 
 /// Leaf count at `depth`: every complete turn is one edge (a chain of partial moves
 /// counts once). A position where the game is over has no children.
@@ -79,29 +80,6 @@ pub fn playout<G: Game>(
     }
 }
 
-/// A small, fixed pseudo-random sequence (SplitMix64): stable across platforms and
-/// crate versions, so seeded playouts stay reproducible.
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
 /// What differential tests compare between two engines of the same rules, as one line:
 /// perft counts from the start, depth by depth, until a depth exceeds `node_budget` leaves
 /// or the next one would be expected to exceed ten times that; then, per seed, the
@@ -122,11 +100,12 @@ pub fn fingerprint<G: Game>(game: &G, node_budget: u64, seeds: &[u64], plies: us
     let mut line = format!("perft {}", counts.join(","));
     for &seed in seeds {
         let played = playout(game, seed, plies, || true);
-        let digest = played.moves.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, m| {
-            m.bytes()
-                .chain([b'\n'])
-                .fold(h, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-        });
+        let mut digest = Fnv1a::new();
+        for m in &played.moves {
+            digest.write(m.as_bytes());
+            digest.write(b"\n");
+        }
+        let digest = digest.finish();
         let result = played
             .outcome
             .map_or("unfinished".to_string(), |o| format!("{o:?}"));

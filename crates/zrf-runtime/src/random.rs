@@ -1,0 +1,120 @@
+//! Fixed pseudo-random numbers: the Zobrist keys of position hashes and seeded playouts
+//! must come out the same on every platform and in every release.
+
+/// SplitMix64: small, fast, and stable across platforms and crate versions.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Random keys for position hashes (Zobrist hashing): one per square, owner and piece
+/// type, one per square and attribute, one per off-board stock slot. A position's hash
+/// combines the keys of what it holds, so equal positions hash equally and a search can
+/// tell most different ones apart by one word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Zobrist {
+    seed: u64,
+    players: usize,
+    kinds: usize,
+    attributes: usize,
+    pieces: Vec<u64>,
+    attribute_keys: Vec<u64>,
+    stock: Vec<u64>,
+}
+
+impl Zobrist {
+    /// The keys for a board of `positions` squares, drawn from `seed` (each game has its
+    /// own, so that generated engines and the interpreter of the same rules agree).
+    pub fn new(
+        seed: u64,
+        positions: usize,
+        players: usize,
+        kinds: usize,
+        attributes: usize,
+    ) -> Zobrist {
+        let mut rng = SplitMix64::new(seed);
+        let mut draw = |n: usize| (0..n).map(|_| rng.next_u64()).collect::<Vec<u64>>();
+        Zobrist {
+            seed,
+            players,
+            kinds,
+            attributes,
+            pieces: draw(positions * players * kinds),
+            attribute_keys: draw(positions * attributes),
+            stock: draw(players * kinds),
+        }
+    }
+
+    /// The seed the keys were drawn from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The key of a piece of `kind` owned by `owner` on square `pos`, with the attributes
+    /// set in `attributes`.
+    #[inline]
+    pub fn piece(&self, pos: usize, owner: usize, kind: usize, attributes: u32) -> u64 {
+        let index = (pos * self.players + owner) * self.kinds + kind;
+        let mut key = self.pieces.get(index).copied().unwrap_or(0);
+        let mut bits = attributes;
+        while bits != 0 {
+            let attribute = bits.trailing_zeros() as usize;
+            if attribute < self.attributes {
+                key ^= self.attribute_keys[pos * self.attributes + attribute];
+            }
+            bits &= bits - 1;
+        }
+        key
+    }
+
+    /// What `count` pieces off the board in stock slot `player * kinds + kind` add.
+    #[inline]
+    pub fn stock(&self, slot: usize, count: u32) -> u64 {
+        self.stock
+            .get(slot)
+            .map_or(0, |key| key.wrapping_mul(u64::from(count)))
+    }
+}
+
+/// FNV-1a: a fixed, platform-independent digest of bytes, for seeds and fingerprints.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Fnv1a {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv1a {
+    pub fn new() -> Fnv1a {
+        Fnv1a::default()
+    }
+
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    pub fn finish(self) -> u64 {
+        self.0
+    }
+}
