@@ -204,7 +204,7 @@ fn run<T: Templates>(engine: Engine<T>, args: &[String]) -> ExitCode {{
             ExitCode::SUCCESS
         }}
         Some("play") => {{
-            let played = zrf_search::playout(&engine, seed, max_turns, || true);
+            let played = zrf_search::playout(&engine, seed, max_turns, |_| true);
             for (n, mv) in played.moves.iter().enumerate() {{
                 println!("{{}}. {{mv}}", n + 1);
             }}

@@ -161,16 +161,23 @@ const PLAYOUT_PLIES: usize = 1000;
 const PLAYOUT_SECONDS: f64 = 2.0;
 
 /// A seeded random playout with the interpreter: a report, or the failing status
-/// (`interp-error` when the game cannot be interpreted, `playout-panic`).
+/// (`interp-error` when the game cannot be interpreted, `playout-panic`, `reach-error`
+/// when a piece's move takes effect outside the reach its attack test assumes).
 fn playout(game: crate::ir::Game) -> Result<String, String> {
     let engine = crate::interp::engine(game).map_err(|_| "interp-error".to_string())?;
     let clock = std::time::Instant::now();
+    let mut reach_error = None;
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        zrf_search::playout(&engine, 1, PLAYOUT_PLIES, || {
-            clock.elapsed().as_secs_f64() < PLAYOUT_SECONDS
+        zrf_search::playout(&engine, 1, PLAYOUT_PLIES, |state| {
+            // The attack test trusts the reach table; every position played checks it.
+            reach_error = engine.reach_violation(state);
+            reach_error.is_none() && clock.elapsed().as_secs_f64() < PLAYOUT_SECONDS
         })
     }));
     let played = outcome.map_err(|_| "playout-panic".to_string())?;
+    if let Some(violation) = reach_error {
+        return Err(format!("reach-error ({violation})"));
+    }
     Ok(match played.outcome {
         Some(result) => format!("{} plies, {result:?}", played.plies),
         None if played.plies == PLAYOUT_PLIES => format!("{} plies", played.plies),

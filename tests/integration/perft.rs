@@ -258,3 +258,73 @@ fn hop_and_drop_combines_drops_partial_moves_and_attributes() {
     // Red lost both stones to the double jump but dropped one: the game goes on.
     assert_eq!(engine.outcome(&state, &engine.legal_moves(&state)), None);
 }
+
+/// The index of the square the chess sample calls `name`.
+fn square(engine: &interp::Interpreted, name: &str) -> u32 {
+    let positions = &engine.tables.positions;
+    positions.iter().position(|p| p == name).expect("a square") as u32
+}
+
+#[test]
+fn the_reach_of_a_knight_is_its_eight_leaps() {
+    let engine = engine("chess.zrf");
+    let tables = &engine.tables;
+    let reach = tables
+        .reach
+        .as_ref()
+        .expect("chess asks whether kings are attacked");
+    let knight = tables
+        .pieces
+        .iter()
+        .position(|p| p.name == "Knight")
+        .expect("a knight") as u16;
+    let d4 = square(&engine, "d4");
+    let hit: Vec<&str> = (0..tables.positions.len() as u32)
+        .filter(|&to| reach.may_hit(0, knight, d4, &[to]))
+        .map(|to| tables.positions[to as usize].as_str())
+        .collect();
+    let mut expected = ["b3", "b5", "c2", "c6", "e2", "e6", "f3", "f5"];
+    let mut hit = hit;
+    hit.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(hit, expected);
+}
+
+#[test]
+fn the_reach_table_holds_on_every_position_of_random_games() {
+    let engine = engine("chess.zrf");
+    for seed in 1..=6 {
+        let mut checked = 0;
+        zrf_search::playout(&engine, seed, 200, |state| {
+            assert_eq!(
+                engine.reach_violation(state),
+                None,
+                "seed {seed}, ply {checked}"
+            );
+            checked += 1;
+            true
+        });
+        assert!(checked > 20, "seed {seed}: {checked} plies");
+    }
+}
+
+#[test]
+fn a_reach_table_that_misses_a_move_is_caught() {
+    let mut engine = engine("chess.zrf");
+    let tables = &engine.tables;
+    let (players, kinds, positions) =
+        (tables.players.len(), tables.kinds(), tables.positions.len());
+    // Every type bounded, reaching nothing: the first knight or pawn move is outside.
+    engine.tables.reach = Some(zrf_runtime::Reach::new(
+        players,
+        kinds,
+        positions,
+        vec![true; players * kinds],
+        vec![0; players * kinds * positions * positions.div_ceil(64)],
+    ));
+    let start = engine.start();
+    let violation = engine.reach_violation(&start).expect("a violation");
+    assert!(violation.contains("outside its reach"), "{violation}");
+    // And the attack test, trusting it, no longer sees checks: perft changes.
+    assert_ne!(zrf_search::perft(&engine, &start, 4), 197_281);
+}

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use smallvec::{smallvec, SmallVec};
 
 use crate::goals;
-use crate::run::{hits_any, Loc, Run, Steps};
+use crate::run::{hit_square, hits_any, Loc, Run, Steps};
 use crate::state::{Change, History, Piece, State, Step};
 use crate::tables::{Filter, PassTurn, Tables, Turn, NO_POS};
 use crate::{Kind, MoveType, PlayerIx, Pos};
@@ -235,6 +235,44 @@ impl<T: Templates> Engine<T> {
         }));
         next.turn += 1;
         next
+    }
+
+    /// A step of the mover's pieces in `state` that removes a piece outside the reach
+    /// table's squares for its piece (the attack test would miss it), described; `None`
+    /// when the table holds, or there is none. For checking the table on real positions.
+    pub fn reach_violation(&self, state: &State) -> Option<String> {
+        let reach = self.tables.reach.as_ref()?;
+        let turn = self.turn(state);
+        for (pos, piece) in state.board.iter().enumerate() {
+            let Some(piece) = piece.filter(|p| p.owner == turn.move_as) else {
+                continue;
+            };
+            let mut steps = Steps::new();
+            self.templates.piece_moves(
+                &self.tables,
+                state,
+                turn,
+                pos as Pos,
+                Filter::Any,
+                &mut steps,
+            );
+            for step in steps.iter() {
+                let outside = step.changes.iter().find(|c| {
+                    hit_square(c).is_some_and(|hit| {
+                        !reach.may_hit(turn.move_as, piece.kind, pos as Pos, &[hit])
+                    })
+                });
+                if let Some(change) = outside {
+                    let name = |p: Pos| self.tables.positions[p as usize].as_str();
+                    return Some(format!(
+                        "{} on {}: {change:?} outside its reach",
+                        self.tables.pieces[piece.kind as usize].name,
+                        name(pos as Pos)
+                    ));
+                }
+            }
+        }
+        None
     }
 
     /// The result of the game in `state`, if it is over. `moves` are the legal moves of

@@ -90,13 +90,21 @@ impl DerefMut for Steps {
 /// or a placement there, or a movement onto it.
 #[inline]
 pub(crate) fn hits_any(changes: &[Change], targets: &[Pos]) -> bool {
-    changes.iter().any(|c| match *c {
+    changes
+        .iter()
+        .any(|c| hit_square(c).is_some_and(|pos| targets.contains(&pos)))
+}
+
+/// The square a change may remove a piece from, if any.
+#[inline]
+pub(crate) fn hit_square(change: &Change) -> Option<Pos> {
+    match *change {
         Change::Capture { pos } | Change::Create { pos, .. } | Change::Place { pos, .. } => {
-            targets.contains(&pos)
+            Some(pos)
         }
-        Change::Move { from, to } => from != to && targets.contains(&to),
-        _ => false,
-    })
+        Change::Move { from, to } => (from != to).then_some(to),
+        _ => None,
+    }
 }
 
 /// The piece a template moves, and the square it was taken from (none for drops).

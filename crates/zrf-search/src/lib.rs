@@ -51,19 +51,19 @@ pub struct Playout {
 }
 
 /// Plays uniformly random legal moves from the start, at most `max_plies` turns, or until
-/// `keep_going` says stop (a time budget, say). The same seed gives the same game for
+/// `keep_going`, shown each position before its move, says stop (a time budget, say). The same seed gives the same game for
 /// every engine of the same rules, which is what differential tests compare.
 pub fn playout<G: Game>(
     game: &G,
     seed: u64,
     max_plies: usize,
-    mut keep_going: impl FnMut() -> bool,
+    mut keep_going: impl FnMut(&G::State) -> bool,
 ) -> Playout {
     let mut rng = SplitMix64::new(seed);
     let mut state = game.start();
     let mut moves_played = Vec::new();
     let mut outcome = None;
-    while moves_played.len() < max_plies && keep_going() {
+    while moves_played.len() < max_plies && keep_going(&state) {
         let moves = game.legal_moves(&state);
         if let Some(result) = game.outcome(&state, &moves) {
             outcome = Some(result);
@@ -99,7 +99,7 @@ pub fn fingerprint<G: Game>(game: &G, node_budget: u64, seeds: &[u64], plies: us
     let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
     let mut line = format!("perft {}", counts.join(","));
     for &seed in seeds {
-        let played = playout(game, seed, plies, || true);
+        let played = playout(game, seed, plies, |_| true);
         let mut digest = Fnv1a::new();
         for m in &played.moves {
             digest.write(m.as_bytes());
