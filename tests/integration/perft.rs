@@ -328,3 +328,49 @@ fn a_reach_table_that_misses_a_move_is_caught() {
     // And the attack test, trusting it, no longer sees checks: perft changes.
     assert_ne!(zrf_search::perft(&engine, &start, 4), 197_281);
 }
+
+#[test]
+fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
+    let rules = r#"
+(game
+   (title "Shuffle")
+   (players White Black)
+   (turn-order White Black)
+   (board
+      (grid
+         (start-rectangle 0 0 10 10)
+         (dimensions ("a/b/c/d" (10 0)) ("1" (0 10)))
+         (directions (e 1 0) (w -1 0))))
+   (piece
+      (name King)
+      (moves (e (verify empty?) add) (w (verify empty?) add)))
+   (board-setup (White (King a1)) (Black (King d1)))
+   (win-condition (White Black) (captured King)))
+"#;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("shuffle.zrf");
+    std::fs::write(&path, rules).expect("rules written");
+    let engine = zrf::build::Config::new()
+        .quiet(true)
+        .interpret(&path)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut state = engine.start();
+    let mut results = Vec::new();
+    // Out and back for both sides, twice: the start position is seen a third time.
+    for notation in ["a1 - b1", "d1 - c1", "b1 - a1", "c1 - d1"].repeat(2) {
+        let moves = engine.legal_moves(&state);
+        results.push(engine.outcome(&state, &moves));
+        let mv = moves
+            .iter()
+            .find(|m| engine.notation(&state, m).ends_with(notation))
+            .unwrap_or_else(|| panic!("{notation} should be legal"));
+        state = engine.play(&state, mv);
+    }
+    assert!(results.iter().all(Option::is_none), "{results:?}");
+    assert_eq!(state.occurrences(&engine.tables), 3);
+    let moves = engine.legal_moves(&state);
+    assert_eq!(
+        engine.outcome(&state, &moves),
+        Some(zrf_runtime::Outcome::Draw)
+    );
+}

@@ -211,6 +211,7 @@ impl<T: Templates> Engine<T> {
     /// recording history (for look-ahead).
     fn apply_into(&self, state: &State, mv: &Move, next: &mut State) {
         next.clone_from(state);
+        next.history = None;
         next.last_captured.clear();
         for step in &mv.steps {
             next.apply_step(&self.tables, step);
@@ -229,11 +230,19 @@ impl<T: Templates> Engine<T> {
             next.last_from = None;
             next.last_to = None;
         }
-        next.history = Some(Rc::new(History {
-            hash: state.position_hash(&self.tables),
-            previous: state.history.clone(),
-        }));
         next.turn += 1;
+        // The history holds every position of the game, this one included; a position
+        // set up from scratch gets its entry when the first move is played from it.
+        let previous = state.history.clone().or_else(|| {
+            Some(Rc::new(History {
+                hash: state.position_hash(&self.tables),
+                previous: None,
+            }))
+        });
+        next.history = Some(Rc::new(History {
+            hash: next.position_hash(&self.tables),
+            previous,
+        }));
         next
     }
 
@@ -296,7 +305,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             Some(t) => Filter::Type(Some(t)),
             None => Filter::Any,
         };
-        let mut first = Steps::new();
+        let mut first = Steps::with_capacity(32);
         self.first_steps(state, turn, filter, &mut first);
         let mut moves = Vec::with_capacity(first.len());
         let mut budget = MAX_CHAIN_STEPS;

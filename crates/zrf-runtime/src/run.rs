@@ -67,6 +67,14 @@ impl Steps {
         }
     }
 
+    /// Keeps every step, with room for `capacity` of them.
+    pub fn with_capacity(capacity: usize) -> Steps {
+        Steps {
+            steps: Vec::with_capacity(capacity),
+            only_hitting: None,
+        }
+    }
+
     pub fn into_vec(self) -> Vec<Step> {
         self.steps
     }

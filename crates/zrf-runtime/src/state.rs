@@ -81,7 +81,7 @@ pub struct Step {
     pub continue_with: Option<Option<MoveType>>,
 }
 
-/// Previous positions of the game, shared between copies of a state.
+/// The positions of a game so far, newest first, shared between copies of a state.
 #[derive(Debug)]
 pub struct History {
     pub hash: u64,
@@ -100,7 +100,8 @@ pub struct State {
     pub last_to: Option<Pos>,
     /// Pieces captured by the last move (for `captured` goals).
     pub last_captured: Vec<Piece>,
-    /// Hashes of the positions before this one, for repetition.
+    /// Hashes of this position (when it was reached by [`crate::Engine::play`]) and
+    /// those before it, for repetition.
     pub history: Option<Rc<History>>,
 }
 
@@ -200,9 +201,12 @@ impl State {
 
     /// How many times this position occurred, this time included.
     pub fn occurrences(&self, tables: &Tables) -> usize {
-        let hash = self.position_hash(tables);
+        // A played position heads its own history, with its hash.
+        let (hash, mut node) = match &self.history {
+            Some(head) => (head.hash, head.previous.as_deref()),
+            None => (self.position_hash(tables), None),
+        };
         let mut count = 1;
-        let mut node = self.history.as_deref();
         while let Some(h) = node {
             count += usize::from(h.hash == hash);
             node = h.previous.as_deref();
