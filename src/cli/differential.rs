@@ -50,6 +50,15 @@ pub struct DifferentialArgs {
     /// Rewrite the `--expect` file with this run's statuses.
     #[arg(long, requires = "expect")]
     bless: bool,
+    /// Only check that the generated code compiles without warnings (`cargo check`, much
+    /// quicker than building): statuses `compiles` or `compile-error`.
+    #[arg(long, conflicts_with_all = ["build_times", "choose"])]
+    check_only: bool,
+    /// Instead of comparing, build each game as a package of its own (`cargo build
+    /// --release`, the runtime already built) and report the build times: per game, the
+    /// median and the slowest.
+    #[arg(long, conflicts_with = "choose")]
+    build_times: bool,
 }
 
 const SEEDS: [u64; 3] = [1, 2, 3];
@@ -83,12 +92,27 @@ pub fn differential(args: &DifferentialArgs) -> u8 {
     if let (Some(count), Some(sample)) = (args.choose, &args.sample) {
         return choose(&candidates, count, sample);
     }
-    println!("{} games to compare", candidates.len());
+    if args.build_times {
+        return build_times(&candidates, &args.work_dir, args.node_budget);
+    }
+    let verb = if args.check_only { "check" } else { "compare" };
+    println!("{} games to {verb}", candidates.len());
     let mut statuses: BTreeMap<String, String> = BTreeMap::new();
+    let target_dir = args.work_dir.join("target");
+    let progress = super::progress_bar(candidates.len() as u64);
     for (index, batch) in candidates.chunks(args.batch.max(1)).enumerate() {
         let dir = args.work_dir.join(format!("batch-{index}"));
-        let compiled = match run_batch(&dir, &args.work_dir.join("target"), batch, args.node_budget)
-        {
+        progress.inc(batch.len() as u64);
+        if args.check_only {
+            for (key, status) in check_batch(&dir, &target_dir, batch, args.node_budget) {
+                if status != "compiles" {
+                    progress.println(format!("{key}: {status}"));
+                }
+                statuses.insert(key, status);
+            }
+            continue;
+        }
+        let compiled = match run_batch(&dir, &target_dir, batch, args.node_budget) {
             Ok(lines) => lines,
             Err(err) => {
                 eprintln!("error: batch {index}: {err}");
@@ -115,13 +139,20 @@ pub fn differential(args: &DifferentialArgs) -> u8 {
         let agreed = batch.iter().filter(|c| statuses[&c.key] == "agree").count();
         println!("batch {index}: {agreed}/{} agree", batch.len());
     }
-    let agreed = statuses.values().filter(|s| *s == "agree").count();
-    println!("{agreed} of {} games agree", statuses.len());
+    progress.finish_and_clear();
+    let good = if args.check_only { "compiles" } else { "agree" };
+    let agreed = statuses.values().filter(|s| *s == good).count();
+    let verb = if args.check_only {
+        "compile without warnings"
+    } else {
+        "agree"
+    };
+    println!("{agreed} of {} games {verb}", statuses.len());
     match &args.expect {
         Some(path) if args.bless => write_expectations(
             path,
             "# zrfc differential expectations: corpus game (path #N) and whether the compiled\n\
-             # engine agreed with the interpreter\n",
+             # engine agreed with the interpreter (or, with --check-only, compiled)\n",
             statuses.iter().map(|(k, s)| (k.as_str(), s.as_str())),
         ),
         Some(path) => compare(path, &statuses),
@@ -203,6 +234,114 @@ fn run_batch(
     batch: &[Candidate],
     node_budget: u64,
 ) -> Result<Vec<String>, String> {
+    write_batch(dir, batch, node_budget)?;
+    cargo(dir, target_dir, "build")?;
+    let run = Command::new(target_dir.join("release/zrf-differential"))
+        .output()
+        .map_err(|e| format!("cannot run the batch: {e}"))?;
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let mut lines = vec!["missing".to_string(); batch.len()];
+    for line in stdout.lines() {
+        if let Some((index, text)) = line.split_once('\t') {
+            if let Some(slot) = index.parse::<usize>().ok().and_then(|i| lines.get_mut(i)) {
+                *slot = text.to_string();
+            }
+        }
+    }
+    Ok(lines)
+}
+
+/// `cargo check` of one package; when it fails, game by game, to name the culprits.
+fn check_batch(
+    dir: &Path,
+    target_dir: &Path,
+    batch: &[Candidate],
+    node_budget: u64,
+) -> Vec<(String, String)> {
+    let checked =
+        write_batch(dir, batch, node_budget).and_then(|()| cargo(dir, target_dir, "check"));
+    match checked {
+        Ok(()) => batch
+            .iter()
+            .map(|c| (c.key.clone(), "compiles".to_string()))
+            .collect(),
+        Err(_) if batch.len() > 1 => batch
+            .iter()
+            .flat_map(|c| check_batch(dir, target_dir, std::slice::from_ref(c), node_budget))
+            .collect(),
+        Err(err) => {
+            let first = err.lines().find(|l| l.contains("error")).unwrap_or("");
+            vec![(batch[0].key.clone(), format!("compile-error  {first}"))]
+        }
+    }
+}
+
+/// Each game built alone in release, timed: the cost a user pays per game.
+fn build_times(candidates: &[Candidate], work_dir: &Path, node_budget: u64) -> u8 {
+    let dir = work_dir.join("single");
+    let target_dir = work_dir.join("target");
+    // The runtime and search crates are built once, before timing.
+    if let Some(first) = candidates.first() {
+        if let Err(err) = write_batch(&dir, std::slice::from_ref(first), node_budget)
+            .and_then(|()| cargo(&dir, &target_dir, "build"))
+        {
+            eprintln!("error: {}: {err}", first.key);
+            return 1;
+        }
+    }
+    let mut times: Vec<(f64, &str)> = Vec::new();
+    let mut failed = 0;
+    for candidate in candidates {
+        let clock = std::time::Instant::now();
+        let built = write_batch(&dir, std::slice::from_ref(candidate), node_budget)
+            .and_then(|()| cargo(&dir, &target_dir, "build"));
+        let seconds = clock.elapsed().as_secs_f64();
+        match built {
+            Ok(()) => {
+                println!("{seconds:7.2} s  {}", candidate.key);
+                times.push((seconds, &candidate.key));
+            }
+            Err(err) => {
+                println!(
+                    "  error  {}: {}",
+                    candidate.key,
+                    err.lines().next().unwrap_or("")
+                );
+                failed += 1;
+            }
+        }
+    }
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if let (Some(median), Some(slowest)) = (times.get(times.len() / 2), times.last()) {
+        println!(
+            "{} games built: median {:.2} s, slowest {:.2} s ({}); {failed} failed",
+            times.len(),
+            median.0,
+            slowest.0,
+            slowest.1
+        );
+    }
+    u8::from(failed > 0)
+}
+
+/// Runs `cargo SUBCOMMAND --release` on the package in `dir`.
+fn cargo(dir: &Path, target_dir: &Path, subcommand: &str) -> Result<(), String> {
+    let build = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([subcommand, "--release", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", target_dir)
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !build.status.success() {
+        let stderr = String::from_utf8_lossy(&build.stderr);
+        let tail: Vec<&str> = stderr.lines().take(40).collect();
+        return Err(format!("cargo {subcommand} failed:\n{}", tail.join("\n")));
+    }
+    Ok(())
+}
+
+/// Writes the package of a batch: a module per game and a `main` printing fingerprints.
+fn write_batch(dir: &Path, batch: &[Candidate], node_budget: u64) -> Result<(), String> {
     let runtime = RuntimeDependency::detect();
     if let RuntimeDependency::Version(_) = runtime {
         return Err("the runtime crates of this workspace are not where zrfc was built".into());
@@ -250,30 +389,7 @@ fn run_batch(
     );
     write(dir.join("src/lib.rs"), &lib)?;
     write(dir.join("src/main.rs"), &main)?;
-    let build = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--release", "--quiet", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", target_dir)
-        .output()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !build.status.success() {
-        let stderr = String::from_utf8_lossy(&build.stderr);
-        let tail: Vec<&str> = stderr.lines().take(40).collect();
-        return Err(format!("cargo build failed:\n{}", tail.join("\n")));
-    }
-    let run = Command::new(target_dir.join("release/zrf-differential"))
-        .output()
-        .map_err(|e| format!("cannot run the batch: {e}"))?;
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let mut lines = vec!["missing".to_string(); batch.len()];
-    for line in stdout.lines() {
-        if let Some((index, text)) = line.split_once('\t') {
-            if let Some(slot) = index.parse::<usize>().ok().and_then(|i| lines.get_mut(i)) {
-                *slot = text.to_string();
-            }
-        }
-    }
-    Ok(lines)
+    Ok(())
 }
 
 fn compare(path: &Path, statuses: &BTreeMap<String, String>) -> u8 {
