@@ -114,7 +114,7 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
             match &tables.reach {
                 None => w.line("reach: None,"),
                 Some(reach) => w.enclosed("reach: Some(Reach::new(", ")),", |w| {
-                    let (bounded, bits) = reach.parts();
+                    let (bounded, _) = reach.parts();
                     w.line(format!(
                         "{}, {}, {},",
                         tables.players.len(),
@@ -124,17 +124,31 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                     w.enclosed("vec![", "],", |w| {
                         w.wrapped_list(bounded.iter().map(bool::to_string), 8)
                     });
-                    // One line per piece type and square when a set is wide; zeros short.
-                    let words = bits.iter().map(|&b| match b {
-                        0 => "0".to_string(),
-                        b => format!("{b:#x}"),
-                    });
-                    let per_line = tables.positions.len().div_ceil(64).clamp(4, 8);
-                    w.enclosed("vec![", "],", |w| w.wrapped_list(words, per_line));
+                    w.line("REACH.to_vec(),");
                 }),
             }
         });
     });
+    emit_reach_words(w, tables);
+}
+
+/// The reach bitsets as static data: tens of thousands of words in a `vec!` would make
+/// one enormous function for the optimiser.
+fn emit_reach_words(w: &mut RustWriter, tables: &Tables) {
+    let Some(reach) = &tables.reach else { return };
+    let (_, bits) = reach.parts();
+    w.line("");
+    w.line("/// Per player, piece type and square: where its moves can take effect (bitsets).");
+    w.line(format!("static REACH: [u64; {}] = [", bits.len()));
+    w.indent();
+    // Zeros short: most squares are out of most pieces' reach.
+    let words = bits.iter().map(|&b| match b {
+        0 => "0".to_string(),
+        b => format!("{b:#x}"),
+    });
+    w.wrapped_list(words, tables.positions.len().div_ceil(64).clamp(4, 8));
+    w.dedent();
+    w.line("];");
 }
 
 fn join(items: impl IntoIterator<Item = String>) -> String {
