@@ -235,10 +235,23 @@ impl<'a> Run<'a> {
         self.to = None;
         self.mark = None;
         self.flags = 0;
+        self.move_type = move_type;
+        if !(self.pending.is_empty()
+            && self.more_flags.is_empty()
+            && self.position_flags.is_empty())
+        {
+            self.clear_leftovers();
+        }
+    }
+
+    /// Out of line: a dispatcher restarts runs at thousands of places in a large game,
+    /// and leftovers (effects of a failed template, spilled flags) are the rare case.
+    #[cold]
+    #[inline(never)]
+    fn clear_leftovers(&mut self) {
         self.more_flags.clear();
         self.position_flags.clear();
         self.pending.clear();
-        self.move_type = move_type;
     }
 
     /// Moves a drop run to another candidate square and restarts it there.
@@ -463,10 +476,17 @@ impl<'a> Run<'a> {
 
     // Effects: recorded, applied when the move is made.
 
+    /// Not inlined: generated templates call the effects at thousands of places, and the
+    /// inline-or-spill code of a push at each would swell them for no gain.
+    #[inline(never)]
+    fn record(&mut self, change: Change) {
+        self.pending.push(change);
+    }
+
     #[inline]
     pub fn capture(&mut self, loc: Loc) -> StepResult {
         let pos = self.must(loc)?;
-        self.pending.push(Change::Capture { pos });
+        self.record(Change::Capture { pos });
         Ok(())
     }
 
@@ -481,14 +501,14 @@ impl<'a> Run<'a> {
             owner: owner.unwrap_or(self.mover()),
             attributes: self.tables.pieces[kind as usize].default_attributes,
         };
-        self.pending.push(Change::Create { pos, piece });
+        self.record(Change::Create { pos, piece });
         Ok(())
     }
 
     #[inline]
     pub fn change_type(&mut self, kind: Kind, loc: Loc) -> StepResult {
         let pos = self.must(loc)?;
-        self.pending.push(Change::ChangeType { pos, kind });
+        self.record(Change::ChangeType { pos, kind });
         Ok(())
     }
 
@@ -496,14 +516,14 @@ impl<'a> Run<'a> {
     pub fn change_owner(&mut self, loc: Loc) -> StepResult {
         let pos = self.must(loc)?;
         let owner = self.mover();
-        self.pending.push(Change::ChangeOwner { pos, owner });
+        self.record(Change::ChangeOwner { pos, owner });
         Ok(())
     }
 
     #[inline]
     pub fn flip(&mut self, loc: Loc) -> StepResult {
         let pos = self.must(loc)?;
-        self.pending.push(Change::Flip { pos });
+        self.record(Change::Flip { pos });
         Ok(())
     }
 
@@ -512,7 +532,7 @@ impl<'a> Run<'a> {
     #[inline]
     pub fn set_attribute(&mut self, attribute: u8, value: bool) {
         let pos = self.pos;
-        self.pending.push(Change::SetAttribute {
+        self.record(Change::SetAttribute {
             pos,
             attribute,
             value,
@@ -559,7 +579,7 @@ impl<'a> Run<'a> {
     pub fn to(&mut self) {
         self.to = Some(self.pos);
         if let Some((piece, from)) = self.held.take() {
-            self.pending.push(self.movement(piece, from, self.pos));
+            self.record(self.movement(piece, from, self.pos));
         }
     }
 
