@@ -8,7 +8,10 @@
 //! with Zillions' semantics (deferred effects, effects after an `add` dropped for later
 //! adds, a single mark, flags reset per partial move), and both share [`Engine`], which
 //! turns template results into complete turns (partial-move chains, move priorities,
-//! `checkmated` legality, passes) and decides game results.
+//! `checkmated` legality, passes) and decides game results. The legality test asks
+//! whether the other side could take a royal piece; it runs only the pieces whose
+//! [`Reach`] (worked out from the rules by the compiler) includes a royal square, and
+//! keeps only the steps that hit one ([`Steps::hitting`]).
 //!
 //! This crate does not depend on the compiler.
 
