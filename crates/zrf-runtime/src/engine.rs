@@ -141,10 +141,22 @@ impl<T: Templates> Engine<T> {
         let mut moves = self.pseudo_legal(state, turn);
         let royal = self.tables.royal.get(turn.player as usize);
         if let Some(royal) = royal.filter(|r| r.contains(&true)) {
+            // The attack test after each candidate looks only at the squares that can
+            // matter: those of the position before, plus the ones the candidate changed.
+            let reply = self.tables.turn(state.turn + 1);
+            let before = Watched::scan(&self.tables, state, turn.move_as, reply.move_as, royal);
             let mut after = state.clone();
+            let mut probe = Probe::default();
             moves.retain(|m| {
                 self.apply_into(state, m, &mut after);
-                !self.royal_attacked(&after, turn.move_as, royal)
+                before.after_move(&after, m, royal, &mut probe);
+                !self.gen().captures_any_of_among(
+                    &after,
+                    reply,
+                    &probe.targets,
+                    royal,
+                    probe.squares.iter().copied(),
+                )
             });
         }
         moves = self.prioritised(moves);
@@ -195,16 +207,14 @@ impl<T: Templates> Engine<T> {
     /// Whether a turn of `turn` in `state` could capture a piece of `owner` whose kind is
     /// marked in `royal` (partial-move chains and drops included).
     pub fn attacks(&self, state: &State, turn: Turn, owner: PlayerIx, royal: &[bool]) -> bool {
-        let targets: SmallVec<[Pos; 4]> = state
-            .board
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| {
-                p.is_some_and(|p| p.owner == owner && royal.get(p.kind as usize) == Some(&true))
-            })
-            .map(|(pos, _)| pos as Pos)
-            .collect();
-        self.gen().captures_any_of(state, turn, &targets, royal)
+        let watched = Watched::scan(&self.tables, state, owner, turn.move_as, royal);
+        self.gen().captures_any_of_among(
+            state,
+            turn,
+            &watched.targets,
+            royal,
+            watched.threats.iter().copied(),
+        )
     }
 
     /// Writes the position after a turn into `next`, reusing its buffers, without
@@ -288,6 +298,111 @@ impl<T: Templates> Engine<T> {
     /// the player to move (computed by the caller, who usually needs them anyway).
     pub fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {
         goals::outcome(self, state, moves)
+    }
+}
+
+/// The squares an attack test looks at, found once for a position and carried over to
+/// the position after each candidate move, so that testing a candidate does not scan
+/// the board: the royal pieces of the side that may be attacked, the pieces of the
+/// attacker, and among those the threats, whose reach includes a royal square.
+struct Watched {
+    owner: PlayerIx,
+    attacker: PlayerIx,
+    targets: SmallVec<[Pos; 4]>,
+    /// Ascending, as [`Gen::captures_any_of_among`] wants them; so are the threats.
+    attackers: SmallVec<[Pos; 32]>,
+    threats: SmallVec<[Pos; 8]>,
+}
+
+/// What to test in one position: the royal squares, and the attackers' squares.
+#[derive(Default)]
+struct Probe {
+    targets: SmallVec<[Pos; 4]>,
+    squares: SmallVec<[Pos; 32]>,
+}
+
+impl Watched {
+    fn scan(
+        tables: &Tables,
+        state: &State,
+        owner: PlayerIx,
+        attacker: PlayerIx,
+        royal: &[bool],
+    ) -> Watched {
+        let mut watched = Watched {
+            owner,
+            attacker,
+            targets: SmallVec::new(),
+            attackers: SmallVec::new(),
+            threats: SmallVec::new(),
+        };
+        for (pos, piece) in state.board.iter().enumerate() {
+            let Some(piece) = piece else { continue };
+            if piece.owner == owner && royal.get(piece.kind as usize) == Some(&true) {
+                watched.targets.push(pos as Pos);
+            }
+            if piece.owner == attacker {
+                watched.attackers.push(pos as Pos);
+            }
+        }
+        let threat = |&pos: &Pos| {
+            let kind = state.at(pos).map_or(0, |p| p.kind);
+            tables
+                .reach
+                .as_ref()
+                .is_none_or(|r| r.may_hit(attacker, kind, pos, &watched.targets))
+        };
+        watched.threats = watched.attackers.iter().copied().filter(threat).collect();
+        watched
+    }
+
+    /// What to test in `after`, the position after `mv` from the scanned one. Only the
+    /// squares `mv` changed can hold something new; while the royal squares stay the
+    /// same, an attacker that was no threat is still none (reach depends only on the
+    /// piece and its square).
+    fn after_move(&self, after: &State, mv: &Move, royal: &[bool], out: &mut Probe) {
+        let mut touched: SmallVec<[Pos; 8]> = SmallVec::new();
+        for change in mv.steps.iter().flat_map(|s| &s.changes) {
+            match *change {
+                Change::Move { from, to } => touched.extend([from, to]),
+                Change::Place { pos, .. }
+                | Change::Capture { pos }
+                | Change::Create { pos, .. }
+                | Change::ChangeType { pos, .. }
+                | Change::ChangeOwner { pos, .. }
+                | Change::Flip { pos }
+                | Change::SetAttribute { pos, .. } => touched.push(pos),
+                Change::TakeStock { .. } => {}
+            }
+        }
+        out.targets.clear();
+        for &pos in self.targets.iter().chain(&touched) {
+            let royal_there = after.at(pos).is_some_and(|p| {
+                p.owner == self.owner && royal.get(p.kind as usize) == Some(&true)
+            });
+            if royal_there && !out.targets.contains(&pos) {
+                out.targets.push(pos);
+            }
+        }
+        let same_targets = out.targets.len() == self.targets.len()
+            && out.targets.iter().all(|t| self.targets.contains(t));
+        let kept: &[Pos] = if same_targets {
+            &self.threats
+        } else {
+            &self.attackers
+        };
+        out.squares.clear();
+        out.squares.extend_from_slice(kept);
+        // Squares that now hold an attacker it did not hold before (a piece that changed
+        // owner or type, or arrived), in order.
+        for &pos in &touched {
+            let attacker_there = after.at(pos).is_some_and(|p| p.owner == self.attacker);
+            if attacker_there {
+                if let Err(at) = out.squares.binary_search(&pos) {
+                    out.squares.insert(at, pos);
+                }
+            }
+        }
     }
 }
 
@@ -392,6 +507,20 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         targets: &[Pos],
         kept: &[bool],
     ) -> bool {
+        let everywhere = 0..state.board.len() as Pos;
+        self.captures_any_of_among(state, turn, targets, kept, everywhere)
+    }
+
+    /// [`Gen::captures_any_of`] with the moves of the pieces on `squares` (in ascending
+    /// order, holding every piece of the mover; others are skipped) and the drops.
+    pub fn captures_any_of_among(
+        &self,
+        state: &State,
+        turn: Turn,
+        targets: &[Pos],
+        kept: &[bool],
+        squares: impl IntoIterator<Item = Pos>,
+    ) -> bool {
         if targets.is_empty() {
             return false;
         }
@@ -440,19 +569,13 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             false
         };
         let reach = self.tables.reach.as_ref();
-        for (pos, piece) in state.board.iter().enumerate() {
-            let Some(piece) = piece.filter(|p| p.owner == turn.move_as) else {
+        for pos in squares {
+            let Some(piece) = state.at(pos).filter(|p| p.owner == turn.move_as) else {
                 continue;
             };
-            if reach.is_none_or(|r| r.may_hit(turn.move_as, piece.kind, pos as Pos, targets)) {
-                self.templates.piece_moves(
-                    self.tables,
-                    state,
-                    turn,
-                    pos as Pos,
-                    filter,
-                    &mut steps,
-                );
+            if reach.is_none_or(|r| r.may_hit(turn.move_as, piece.kind, pos, targets)) {
+                self.templates
+                    .piece_moves(self.tables, state, turn, pos, filter, &mut steps);
                 if hits(&mut steps, &mut budget) {
                     return true;
                 }
