@@ -150,12 +150,13 @@ impl<T: Templates> Engine<T> {
             moves.retain(|m| {
                 self.apply_into(state, m, &mut after);
                 before.after_move(&after, m, royal, &mut probe);
+                let kept = before.attackers_to_test(&probe);
                 !self.gen().captures_any_of_among(
                     &after,
                     reply,
                     &probe.targets,
                     royal,
-                    probe.squares.iter().copied(),
+                    kept.iter().chain(&probe.new_attackers).copied(),
                 )
             });
         }
@@ -309,16 +310,19 @@ struct Watched {
     owner: PlayerIx,
     attacker: PlayerIx,
     targets: SmallVec<[Pos; 4]>,
-    /// Ascending, as [`Gen::captures_any_of_among`] wants them; so are the threats.
+    /// Ascending, and so are the threats.
     attackers: SmallVec<[Pos; 32]>,
     threats: SmallVec<[Pos; 8]>,
 }
 
-/// What to test in one position: the royal squares, and the attackers' squares.
+/// What to test in the position after a candidate move: the royal squares, whether
+/// they are those of the position before, and the squares the move changed that now
+/// hold an attacker not watched before.
 #[derive(Default)]
 struct Probe {
     targets: SmallVec<[Pos; 4]>,
-    squares: SmallVec<[Pos; 32]>,
+    same_targets: bool,
+    new_attackers: SmallVec<[Pos; 4]>,
 }
 
 impl Watched {
@@ -361,47 +365,53 @@ impl Watched {
     /// same, an attacker that was no threat is still none (reach depends only on the
     /// piece and its square).
     fn after_move(&self, after: &State, mv: &Move, royal: &[bool], out: &mut Probe) {
-        let mut touched: SmallVec<[Pos; 8]> = SmallVec::new();
+        let royal_at = |pos: Pos| {
+            after
+                .at(pos)
+                .is_some_and(|p| p.owner == self.owner && royal.get(p.kind as usize) == Some(&true))
+        };
+        out.targets.clear();
+        out.new_attackers.clear();
+        out.targets
+            .extend(self.targets.iter().copied().filter(|&t| royal_at(t)));
+        out.same_targets = out.targets.len() == self.targets.len();
+        let mut visit = |pos: Pos| {
+            if royal_at(pos) && !out.targets.contains(&pos) {
+                out.targets.push(pos);
+                out.same_targets = false;
+            }
+            let attacker = after.at(pos).is_some_and(|p| p.owner == self.attacker);
+            if attacker && !out.new_attackers.contains(&pos) {
+                out.new_attackers.push(pos);
+            }
+        };
         for change in mv.steps.iter().flat_map(|s| &s.changes) {
             match *change {
-                Change::Move { from, to } => touched.extend([from, to]),
+                Change::Move { from, to } => {
+                    visit(from);
+                    visit(to);
+                }
                 Change::Place { pos, .. }
                 | Change::Capture { pos }
                 | Change::Create { pos, .. }
                 | Change::ChangeType { pos, .. }
                 | Change::ChangeOwner { pos, .. }
                 | Change::Flip { pos }
-                | Change::SetAttribute { pos, .. } => touched.push(pos),
+                | Change::SetAttribute { pos, .. } => visit(pos),
                 Change::TakeStock { .. } => {}
             }
         }
-        out.targets.clear();
-        for &pos in self.targets.iter().chain(&touched) {
-            let royal_there = after.at(pos).is_some_and(|p| {
-                p.owner == self.owner && royal.get(p.kind as usize) == Some(&true)
-            });
-            if royal_there && !out.targets.contains(&pos) {
-                out.targets.push(pos);
-            }
-        }
-        let same_targets = out.targets.len() == self.targets.len()
-            && out.targets.iter().all(|t| self.targets.contains(t));
-        let kept: &[Pos] = if same_targets {
+        let watched = self.attackers_to_test(out);
+        out.new_attackers.retain(|pos| !watched.contains(pos));
+    }
+
+    /// The attackers of the position before that the probe must still test (in
+    /// ascending order); the probe's new attackers come after them.
+    fn attackers_to_test(&self, probe: &Probe) -> &[Pos] {
+        if probe.same_targets {
             &self.threats
         } else {
             &self.attackers
-        };
-        out.squares.clear();
-        out.squares.extend_from_slice(kept);
-        // Squares that now hold an attacker it did not hold before (a piece that changed
-        // owner or type, or arrived), in order.
-        for &pos in &touched {
-            let attacker_there = after.at(pos).is_some_and(|p| p.owner == self.attacker);
-            if attacker_there {
-                if let Err(at) = out.squares.binary_search(&pos) {
-                    out.squares.insert(at, pos);
-                }
-            }
         }
     }
 }
@@ -511,8 +521,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         self.captures_any_of_among(state, turn, targets, kept, everywhere)
     }
 
-    /// [`Gen::captures_any_of`] with the moves of the pieces on `squares` (in ascending
-    /// order, holding every piece of the mover; others are skipped) and the drops.
+    /// [`Gen::captures_any_of`] with the moves of the pieces on `squares` (which must
+    /// hold every piece of the mover that could capture; others are skipped), in that
+    /// order, and the drops.
     pub fn captures_any_of_among(
         &self,
         state: &State,

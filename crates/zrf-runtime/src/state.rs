@@ -216,12 +216,33 @@ impl State {
 
     /// Applies one step to the board (not the turn counter).
     pub fn apply_step(&mut self, tables: &Tables, step: &Step) {
-        let recycle = tables.options.recycle_captures;
         let mut removed: SmallVec<[Piece; 4]> = SmallVec::new();
+        if let [Change::Move { from, to }] = step.changes[..] {
+            // The commonest step, one piece moving, needs none of the passes below.
+            let piece = self.board[from as usize].take();
+            removed.extend(std::mem::replace(&mut self.board[to as usize], piece));
+        } else {
+            self.apply_changes(tables, &step.changes, &mut removed);
+        }
+        if tables.options.recycle_captures {
+            for piece in &removed {
+                self.stock[piece.owner as usize * tables.kinds() + piece.kind as usize] += 1;
+            }
+        }
+        self.last_captured.extend(removed);
+        self.last_from = step.from;
+        self.last_to = Some(step.to);
+    }
+
+    fn apply_changes(
+        &mut self,
+        tables: &Tables,
+        changes: &[Change],
+        removed: &mut SmallVec<[Piece; 4]>,
+    ) {
         // 1. Movements and placements, read from the board before the step so that a
         //    row pushed with `cascade` moves as one.
-        let moving: SmallVec<[(Option<Piece>, Pos); 4]> = step
-            .changes
+        let moving: SmallVec<[(Option<Piece>, Pos); 4]> = changes
             .iter()
             .filter_map(|c| match *c {
                 Change::Move { from, to } => Some((self.at(from), to)),
@@ -229,7 +250,7 @@ impl State {
                 _ => None,
             })
             .collect();
-        for change in &step.changes {
+        for change in changes {
             if let Change::Move { from, .. } = *change {
                 self.board[from as usize] = None;
             }
@@ -243,7 +264,7 @@ impl State {
         // 2. Captures, creations, type and owner changes. A piece changed in this step
         //    cannot also be captured in it: Zillions records one change per piece.
         let mut changed: SmallVec<[Pos; 4]> = SmallVec::new();
-        for change in &step.changes {
+        for change in changes {
             match *change {
                 Change::Capture { pos } => {
                     if !changed.contains(&pos) {
@@ -285,7 +306,7 @@ impl State {
             }
         }
         // 3. Attributes, on whatever piece now stands on the square.
-        for change in &step.changes {
+        for change in changes {
             if let Change::SetAttribute {
                 pos,
                 attribute,
@@ -301,13 +322,5 @@ impl State {
                 }
             }
         }
-        if recycle {
-            for piece in &removed {
-                self.stock[piece.owner as usize * tables.kinds() + piece.kind as usize] += 1;
-            }
-        }
-        self.last_captured.extend(removed);
-        self.last_from = step.from;
-        self.last_to = Some(step.to);
     }
 }
