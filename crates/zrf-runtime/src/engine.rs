@@ -221,9 +221,7 @@ impl<T: Templates> Engine<T> {
     /// Writes the position after a turn into `next`, reusing its buffers, without
     /// recording history (for look-ahead).
     fn apply_into(&self, state: &State, mv: &Move, next: &mut State) {
-        next.clone_from(state);
-        next.history = None;
-        next.last_captured.clear();
+        next.copy_position_from(state);
         for step in &mv.steps {
             next.apply_step(&self.tables, step);
         }
@@ -542,7 +540,8 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         // Piece by piece, stopping at the first capture: most queries (is this move
         // legal?) find none, and should not build every turn to learn it, nor keep the
         // steps that cannot hit a target.
-        let mut steps = Steps::hitting(targets);
+        // Made on the first piece to test: most probes test none.
+        let mut steps: Option<Steps> = None;
         let mut budget = MAX_CHAIN_STEPS;
         let removes = |before: &State, step: &Step| {
             hits_any(&step.changes, targets) && {
@@ -585,18 +584,20 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 continue;
             };
             if reach.is_none_or(|r| r.may_hit(turn.move_as, piece.kind, pos, targets)) {
+                let steps = steps.get_or_insert_with(|| Steps::hitting(targets));
                 self.templates
-                    .piece_moves(self.tables, state, turn, pos, filter, &mut steps);
-                if hits(&mut steps, &mut budget) {
+                    .piece_moves(self.tables, state, turn, pos, filter, steps);
+                if hits(steps, &mut budget) {
                     return true;
                 }
             }
         }
         for kind in 0..self.tables.kinds() as Kind {
             if self.templates.has_drops(kind) && state.stock(self.tables, turn.move_as, kind) > 0 {
+                let steps = steps.get_or_insert_with(|| Steps::hitting(targets));
                 self.templates
-                    .drops(self.tables, state, turn, kind, filter, &mut steps);
-                if hits(&mut steps, &mut budget) {
+                    .drops(self.tables, state, turn, kind, filter, steps);
+                if hits(steps, &mut budget) {
                     return true;
                 }
             }

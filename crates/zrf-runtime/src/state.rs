@@ -131,6 +131,20 @@ impl Clone for State {
     }
 }
 
+impl State {
+    /// Makes this scratch state a copy of `source`'s position, without its history or
+    /// last captures, reusing the buffers (look-ahead, many times per move list).
+    pub(crate) fn copy_position_from(&mut self, source: &State) {
+        self.board.clone_from(&source.board);
+        self.stock.clone_from(&source.stock);
+        self.turn = source.turn;
+        self.last_from = source.last_from;
+        self.last_to = source.last_to;
+        self.last_captured.clear();
+        self.history = None;
+    }
+}
+
 impl PartialEq for State {
     fn eq(&self, other: &State) -> bool {
         self.board == other.board && self.stock == other.stock && self.turn == other.turn
