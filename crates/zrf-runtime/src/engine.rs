@@ -154,7 +154,7 @@ impl<T: Templates> Engine<T> {
                 !self.gen().captures_any_of_among(
                     &after,
                     reply,
-                    &probe.targets,
+                    before.targets(&probe),
                     royal,
                     kept.iter().chain(&probe.new_attackers).copied(),
                 )
@@ -313,13 +313,13 @@ struct Watched {
     threats: SmallVec<[Pos; 8]>,
 }
 
-/// What to test in the position after a candidate move: the royal squares, whether
-/// they are those of the position before, and the squares the move changed that now
-/// hold an attacker not watched before.
+/// What to test in the position after a candidate move: whether the royal squares are
+/// those of the position before (if not, the new ones), and the squares the move
+/// changed that now hold an attacker not watched before.
 #[derive(Default)]
 struct Probe {
-    targets: SmallVec<[Pos; 4]>,
     same_targets: bool,
+    moved_targets: SmallVec<[Pos; 4]>,
     new_attackers: SmallVec<[Pos; 4]>,
 }
 
@@ -361,46 +361,49 @@ impl Watched {
     /// What to test in `after`, the position after `mv` from the scanned one. Only the
     /// squares `mv` changed can hold something new; while the royal squares stay the
     /// same, an attacker that was no threat is still none (reach depends only on the
-    /// piece and its square).
+    /// piece and its square). Most moves change neither, and build nothing.
     fn after_move(&self, after: &State, mv: &Move, royal: &[bool], out: &mut Probe) {
         let royal_at = |pos: Pos| {
             after
                 .at(pos)
                 .is_some_and(|p| p.owner == self.owner && royal.get(p.kind as usize) == Some(&true))
         };
-        out.targets.clear();
-        out.new_attackers.clear();
-        out.targets
-            .extend(self.targets.iter().copied().filter(|&t| royal_at(t)));
-        out.same_targets = out.targets.len() == self.targets.len();
-        let mut visit = |pos: Pos| {
-            if royal_at(pos) && !out.targets.contains(&pos) {
-                out.targets.push(pos);
+        out.same_targets = self.targets.iter().all(|&t| royal_at(t));
+        if !out.new_attackers.is_empty() {
+            out.new_attackers.clear();
+        }
+        for_each_changed_square(mv, |pos| {
+            if royal_at(pos) && !self.targets.contains(&pos) {
                 out.same_targets = false;
             }
             let attacker = after.at(pos).is_some_and(|p| p.owner == self.attacker);
             if attacker && !out.new_attackers.contains(&pos) {
                 out.new_attackers.push(pos);
             }
-        };
-        for change in mv.steps.iter().flat_map(|s| &s.changes) {
-            match *change {
-                Change::Move { from, to } => {
-                    visit(from);
-                    visit(to);
+        });
+        if !out.same_targets {
+            out.moved_targets.clear();
+            out.moved_targets
+                .extend(self.targets.iter().copied().filter(|&t| royal_at(t)));
+            for_each_changed_square(mv, |pos| {
+                if royal_at(pos) && !out.moved_targets.contains(&pos) {
+                    out.moved_targets.push(pos);
                 }
-                Change::Place { pos, .. }
-                | Change::Capture { pos }
-                | Change::Create { pos, .. }
-                | Change::ChangeType { pos, .. }
-                | Change::ChangeOwner { pos, .. }
-                | Change::Flip { pos }
-                | Change::SetAttribute { pos, .. } => visit(pos),
-                Change::TakeStock { .. } => {}
-            }
+            });
         }
-        let watched = self.attackers_to_test(out);
-        out.new_attackers.retain(|pos| !watched.contains(pos));
+        if !out.new_attackers.is_empty() {
+            let watched = self.attackers_to_test(out);
+            out.new_attackers.retain(|pos| !watched.contains(pos));
+        }
+    }
+
+    /// The royal squares in the position the probe describes.
+    fn targets<'a>(&'a self, probe: &'a Probe) -> &'a [Pos] {
+        if probe.same_targets {
+            &self.targets
+        } else {
+            &probe.moved_targets
+        }
     }
 
     /// The attackers of the position before that the probe must still test (in
@@ -410,6 +413,26 @@ impl Watched {
             &self.threats
         } else {
             &self.attackers
+        }
+    }
+}
+
+/// Calls `visit` with each square a change of `mv` names (some more than once).
+fn for_each_changed_square(mv: &Move, mut visit: impl FnMut(Pos)) {
+    for change in mv.steps.iter().flat_map(|s| &s.changes) {
+        match *change {
+            Change::Move { from, to } => {
+                visit(from);
+                visit(to);
+            }
+            Change::Place { pos, .. }
+            | Change::Capture { pos }
+            | Change::Create { pos, .. }
+            | Change::ChangeType { pos, .. }
+            | Change::ChangeOwner { pos, .. }
+            | Change::Flip { pos }
+            | Change::SetAttribute { pos, .. } => visit(pos),
+            Change::TakeStock { .. } => {}
         }
     }
 }
