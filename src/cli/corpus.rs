@@ -162,21 +162,30 @@ const PLAYOUT_SECONDS: f64 = 2.0;
 
 /// A seeded random playout with the interpreter: a report, or the failing status
 /// (`interp-error` when the game cannot be interpreted, `playout-panic`, `reach-error`
-/// when a piece's move takes effect outside the reach its attack test assumes).
+/// when a piece's move takes effect outside the reach its attack test assumes,
+/// `royal-guard-error` when the legal-move filter for `checkmated` and a fresh attack
+/// test disagree).
 fn playout(game: crate::ir::Game) -> Result<String, String> {
     let engine = crate::interp::engine(game).map_err(|_| "interp-error".to_string())?;
     let clock = std::time::Instant::now();
-    let mut reach_error = None;
+    let mut error = None;
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
         zrf_search::playout(&engine, 1, PLAYOUT_PLIES, |state| {
-            // The attack test trusts the reach table; every position played checks it.
-            reach_error = engine.reach_violation(state);
-            reach_error.is_none() && clock.elapsed().as_secs_f64() < PLAYOUT_SECONDS
+            // The attack test trusts the reach table, and the legal-move filter trusts
+            // its shortcuts; every position played checks both.
+            error = engine
+                .reach_violation(state)
+                .map(|v| format!("reach-error ({v})"))
+                .or_else(|| {
+                    let violation = engine.royal_guard_violation(state)?;
+                    Some(format!("royal-guard-error ({violation})"))
+                });
+            error.is_none() && clock.elapsed().as_secs_f64() < PLAYOUT_SECONDS
         })
     }));
     let played = outcome.map_err(|_| "playout-panic".to_string())?;
-    if let Some(violation) = reach_error {
-        return Err(format!("reach-error ({violation})"));
+    if let Some(error) = error {
+        return Err(error);
     }
     Ok(match played.outcome {
         Some(result) => format!("{} plies, {result:?}", played.plies),

@@ -141,24 +141,8 @@ impl<T: Templates> Engine<T> {
         let mut moves = self.pseudo_legal(state, turn);
         let royal = self.tables.royal.get(turn.player as usize);
         if let Some(royal) = royal.filter(|r| r.contains(&true)) {
-            // The attack test after each candidate looks only at the squares that can
-            // matter: those of the position before, plus the ones the candidate changed.
-            let reply = self.tables.turn(state.turn + 1);
-            let before = Watched::scan(&self.tables, state, turn.move_as, reply.move_as, royal);
-            let mut after = state.clone();
-            let mut probe = Probe::default();
-            moves.retain(|m| {
-                self.apply_into(state, m, &mut after);
-                before.after_move(&after, m, royal, &mut probe);
-                let kept = before.attackers_to_test(&probe);
-                !self.gen().captures_any_of_among(
-                    &after,
-                    reply,
-                    before.targets(&probe),
-                    royal,
-                    kept.iter().chain(&probe.new_attackers).copied(),
-                )
-            });
+            let mut guard = RoyalGuard::new(self, state, turn, royal);
+            moves.retain(|m| guard.keeps_royal_safe(self, state, m));
         }
         moves = self.prioritised(moves);
         if self.tables.options.maximal_captures {
@@ -171,6 +155,27 @@ impl<T: Templates> Engine<T> {
             _ => {}
         }
         moves
+    }
+
+    /// A candidate turn in `state` on which the legal-move filter for `checkmated` and
+    /// an attack test on a fresh scan of the position after it disagree, described;
+    /// `None` when they agree on all (or the player has no royal piece). For checking
+    /// the filter's shortcuts on real positions.
+    pub fn royal_guard_violation(&self, state: &State) -> Option<String> {
+        let turn = self.turn(state);
+        let royal = self.tables.royal.get(turn.player as usize)?;
+        if !royal.contains(&true) {
+            return None;
+        }
+        let mut guard = RoyalGuard::new(self, state, turn, royal);
+        self.pseudo_legal(state, turn).into_iter().find_map(|m| {
+            let kept = guard.keeps_royal_safe(self, state, &m);
+            let safe = !self.royal_attacked(&guard.after, turn.move_as, royal);
+            (kept != safe).then(|| {
+                let verdict = if kept { "legal" } else { "illegal" };
+                format!("{m:?} judged {verdict} by the legal-move filter, not by a fresh scan")
+            })
+        })
     }
 
     fn gen(&self) -> Gen<'_, T> {
@@ -297,6 +302,57 @@ impl<T: Templates> Engine<T> {
     /// the player to move (computed by the caller, who usually needs them anyway).
     pub fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {
         goals::outcome(self, state, moves)
+    }
+}
+
+/// The `checkmated` filter over the candidate turns of one position: which leave every
+/// royal piece of the mover safe from capture by the next player.
+struct RoyalGuard<'a> {
+    royal: &'a [bool],
+    reply: Turn,
+    /// The attack test after each candidate looks only at the squares that can matter:
+    /// those of the position before, plus the ones the candidate changed.
+    before: Watched,
+    after: State,
+    probe: Probe,
+}
+
+impl<'a> RoyalGuard<'a> {
+    fn new<T: Templates>(
+        engine: &Engine<T>,
+        state: &State,
+        turn: Turn,
+        royal: &'a [bool],
+    ) -> RoyalGuard<'a> {
+        let reply = engine.tables.turn(state.turn + 1);
+        RoyalGuard {
+            royal,
+            reply,
+            before: Watched::scan(&engine.tables, state, turn.move_as, reply.move_as, royal),
+            after: state.clone(),
+            probe: Probe::default(),
+        }
+    }
+
+    /// Whether `mv` leaves the royal pieces safe; `self.after` is then the position
+    /// after it.
+    fn keeps_royal_safe<T: Templates>(
+        &mut self,
+        engine: &Engine<T>,
+        state: &State,
+        mv: &Move,
+    ) -> bool {
+        engine.apply_into(state, mv, &mut self.after);
+        let (before, probe) = (&self.before, &mut self.probe);
+        before.after_move(&self.after, mv, self.royal, probe);
+        let kept = before.attackers_to_test(probe);
+        !engine.gen().captures_any_of_among(
+            &self.after,
+            self.reply,
+            before.targets(probe),
+            self.royal,
+            kept.iter().chain(&probe.new_attackers).copied(),
+        )
     }
 }
 
