@@ -191,7 +191,7 @@ impl<T: Templates> Engine<T> {
 
     /// `move-priorities`: only the turns of the first listed move type that has any;
     /// unlisted types rank below every listed one.
-    fn prioritised(&self, moves: Vec<Move>) -> Vec<Move> {
+    fn prioritised(&self, mut moves: Vec<Move>) -> Vec<Move> {
         let priorities = &self.tables.priorities;
         if priorities.is_empty() || moves.is_empty() {
             return moves;
@@ -202,7 +202,8 @@ impl<T: Templates> Engine<T> {
                 .unwrap_or(priorities.len())
         };
         let best = moves.iter().map(rank).min().unwrap_or(0);
-        moves.into_iter().filter(|m| rank(m) == best).collect()
+        moves.retain(|m| rank(m) == best);
+        moves
     }
 
     /// Whether the player to move in `state` could capture a royal piece of `owner`.
