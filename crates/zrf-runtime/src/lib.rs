@@ -11,7 +11,10 @@
 //! `checkmated` legality, passes) and decides game results. The legality test asks
 //! whether the other side could take a royal piece; it runs only the pieces whose
 //! [`Reach`] (worked out from the rules by the compiler) includes a royal square, and
-//! keeps only the steps that hit one ([`Steps::hitting`]).
+//! keeps only the steps that hit one ([`Steps::hitting`]). The squares it looks at are
+//! found once per position and carried over to each candidate move, which changes only
+//! the squares its changes name ([`Engine::royal_guard_violation`] checks that shortcut
+//! against a fresh scan).
 //!
 //! This crate does not depend on the compiler.
 
