@@ -346,13 +346,13 @@ impl<'a> RoyalGuard<'a> {
         engine.apply_into(state, mv, &mut self.after);
         let (before, probe) = (&self.before, &mut self.probe);
         before.after_move(&self.after, mv, self.royal, probe);
-        let kept = before.attackers_to_test(probe);
+        let still_watched = before.attackers_to_test(probe);
         !engine.gen().captures_any_of_among(
             &self.after,
             self.reply,
             before.targets(probe),
             self.royal,
-            kept.iter().chain(&probe.new_attackers).copied(),
+            still_watched.iter().chain(&probe.new_attackers).copied(),
         )
     }
 }
