@@ -106,7 +106,8 @@ pub fn differential(args: &DifferentialArgs) -> u8 {
         if args.check_only {
             for (key, status) in check_batch(&dir, &target_dir, batch, args.node_budget) {
                 if status != "compiles" {
-                    progress.println(format!("{key}: {status}"));
+                    // `println` on a hidden bar (output not a terminal) prints nothing.
+                    progress.suspend(|| println!("{key}: {status}"));
                 }
                 statuses.insert(key, status);
             }

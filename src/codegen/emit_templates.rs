@@ -51,15 +51,28 @@ impl Emitter<'_> {
                 Cond::Const(false) => return self.block(w, other),
                 c => {
                     w.line(format!("if {} {{", self.expr(&c).0));
-                    let then_diverges = self.indented(w, |e, w| e.block(w, then));
+                    let mut diverges = self.indented(w, |e, w| e.block(w, then));
+                    let mut other = other;
+                    // An else branch that is one more test continues as `else if`, so
+                    // that long chains (a stacking game tests dozens of piece types)
+                    // stay flat instead of nesting ever deeper.
+                    while let [Stmt::If(next, then, rest)] = other.as_slice() {
+                        let next = fold(next);
+                        if matches!(next, Cond::Const(_)) {
+                            break;
+                        }
+                        w.line(format!("}} else if {} {{", self.expr(&next).0));
+                        diverges &= self.indented(w, |e, w| e.block(w, then));
+                        other = rest;
+                    }
                     if other.is_empty() {
                         w.line("}");
                         return false;
                     }
                     w.line("} else {");
-                    let other_diverges = self.indented(w, |e, w| e.block(w, other));
+                    diverges &= self.indented(w, |e, w| e.block(w, other));
                     w.line("}");
-                    return then_diverges && other_diverges;
+                    return diverges;
                 }
             },
             Stmt::While(c, body) => {

@@ -98,3 +98,41 @@ fn asking_for_a_missing_variant_lists_the_titles() {
         "zrf-samples/chess.zrf: no game or variant titled \"Nope\"; the file has \"Chess\""
     );
 }
+
+#[test]
+fn a_chain_of_tests_in_else_branches_is_emitted_flat() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("stacks.zrf");
+    std::fs::write(
+        &file,
+        r#"(game (title "Stacks") (players A B) (turn-order A B)
+   (board (grid (start-rectangle 0 0 10 10)
+      (dimensions ("a/b" (10 0)) ("1/2/3" (0 10))) (directions (n 0 -1))))
+   (piece (name X)
+      (moves (n (if (piece? X) add else (if (piece? Y) (add Y) else (if empty? add))))))
+   (piece (name Y) (moves (n (verify empty?) add)))
+   (board-setup (A (X a1)) (B (Y a2)))
+)"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let code = Config::new()
+        .quiet(true)
+        .generate(&file)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .code;
+    let start = code.find("run.step(dir::N)?;").expect("the X move");
+    let chain: Vec<&str> = code[start..].lines().take(8).map(str::trim).collect();
+    assert_eq!(
+        chain,
+        [
+            "run.step(dir::N)?;",
+            "if run.piece(kind::X, Loc::Here) {",
+            "run.add(&[], false, None);",
+            "} else if run.piece(kind::Y, Loc::Here) {",
+            "run.add(&[kind::Y], false, None);",
+            "} else if run.empty(Loc::Here) {",
+            "run.add(&[], false, None);",
+            "}",
+        ]
+    );
+}
