@@ -264,6 +264,9 @@ fn emit_game(
     let template_names = template_names(game);
     emit_dispatch(&mut w, game, &names, &template_names);
     w.line("");
+    w.line(
+        "#[allow(clippy::if_same_then_else, reason = \"rules may do the same in several branches\")]",
+    );
     w.block("impl Rules", |w| {
         for (index, block) in game.templates.iter().enumerate() {
             if index > 0 {
