@@ -230,22 +230,30 @@ impl State {
 
     /// Applies one step to the board (not the turn counter).
     pub fn apply_step(&mut self, tables: &Tables, step: &Step) {
-        let mut removed: SmallVec<[Piece; 4]> = SmallVec::new();
+        self.last_from = step.from;
+        self.last_to = Some(step.to);
         if let [Change::Move { from, to }] = step.changes[..] {
             // The commonest step, one piece moving, needs none of the passes below.
             let piece = self.board[from as usize].take();
-            removed.extend(std::mem::replace(&mut self.board[to as usize], piece));
-        } else {
-            self.apply_changes(tables, &step.changes, &mut removed);
-        }
-        if tables.options.recycle_captures {
-            for piece in &removed {
-                self.stock[piece.owner as usize * tables.kinds() + piece.kind as usize] += 1;
+            if let Some(taken) = std::mem::replace(&mut self.board[to as usize], piece) {
+                self.removed(tables, taken);
             }
+            return;
         }
-        self.last_captured.extend(removed);
-        self.last_from = step.from;
-        self.last_to = Some(step.to);
+        let mut removed: SmallVec<[Piece; 4]> = SmallVec::new();
+        self.apply_changes(tables, &step.changes, &mut removed);
+        for piece in removed {
+            self.removed(tables, piece);
+        }
+    }
+
+    /// Keeps a piece a step took off the board: for `captured` goals, and in its owner's
+    /// stock when captures are recycled.
+    fn removed(&mut self, tables: &Tables, piece: Piece) {
+        if tables.options.recycle_captures {
+            self.stock[piece.owner as usize * tables.kinds() + piece.kind as usize] += 1;
+        }
+        self.last_captured.push(piece);
     }
 
     fn apply_changes(
