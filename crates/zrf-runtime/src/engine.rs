@@ -12,7 +12,7 @@ use std::rc::Rc;
 use smallvec::{smallvec, SmallVec};
 
 use crate::goals;
-use crate::run::{hit_square, hits_any, Loc, Run, Steps};
+use crate::run::{hit_square, hits_any, Footprint, Loc, Run, Steps};
 use crate::state::{Change, History, Piece, State, Step};
 use crate::tables::{Filter, PassTurn, Tables, Turn, NO_POS};
 use crate::{Kind, MoveType, PlayerIx, Pos};
@@ -168,9 +168,11 @@ impl<T: Templates> Engine<T> {
             return None;
         }
         let mut guard = RoyalGuard::new(self, state, turn, royal);
+        let mut after = state.clone();
         self.pseudo_legal(state, turn).into_iter().find_map(|m| {
             let kept = guard.keeps_royal_safe(self, state, &m);
-            let safe = !self.royal_attacked(&guard.after, turn.move_as, royal);
+            self.apply_into(state, &m, &mut after);
+            let safe = !self.royal_attacked(&after, turn.move_as, royal);
             (kept != safe).then(|| {
                 let verdict = if kept { "legal" } else { "illegal" };
                 format!("{m:?} judged {verdict} by the legal-move filter, not by a fresh scan")
@@ -314,6 +316,11 @@ struct RoyalGuard<'a> {
     /// The attack test after each candidate looks only at the squares that can matter:
     /// those of the position before, plus the ones the candidate changed.
     before: Watched,
+    /// The attack test on the position before (as if the next player moved there), and
+    /// what its answer depends on: it holds after every candidate that changes none of
+    /// those squares and brings no attacker.
+    attacked_before: bool,
+    footprint: Footprint,
     after: State,
     probe: Probe,
 }
@@ -326,23 +333,37 @@ impl<'a> RoyalGuard<'a> {
         royal: &'a [bool],
     ) -> RoyalGuard<'a> {
         let reply = engine.tables.turn(state.turn + 1);
+        let before = Watched::scan(&engine.tables, state, turn.move_as, reply.move_as, royal);
+        let mut footprint = Footprint::default();
+        let attacked_before = engine.gen().captures_noting(
+            state,
+            reply,
+            &before.targets,
+            royal,
+            before.threats.iter().copied(),
+            Some(&mut footprint),
+        );
         RoyalGuard {
             royal,
             reply,
-            before: Watched::scan(&engine.tables, state, turn.move_as, reply.move_as, royal),
+            before,
+            attacked_before,
+            footprint,
             after: state.clone(),
             probe: Probe::default(),
         }
     }
 
-    /// Whether `mv` leaves the royal pieces safe; `self.after` is then the position
-    /// after it.
+    /// Whether `mv` leaves the royal pieces safe.
     fn keeps_royal_safe<T: Templates>(
         &mut self,
         engine: &Engine<T>,
         state: &State,
         mv: &Move,
     ) -> bool {
+        if self.decided_before(state, mv) {
+            return !self.attacked_before;
+        }
         engine.apply_into(state, mv, &mut self.after);
         let (before, probe) = (&self.before, &mut self.probe);
         before.after_move(&self.after, mv, self.royal, probe);
@@ -354,6 +375,30 @@ impl<'a> RoyalGuard<'a> {
             self.royal,
             still_watched.iter().chain(&probe.new_attackers).copied(),
         )
+    }
+}
+
+impl RoyalGuard<'_> {
+    /// Whether the attack test after `mv` is the one on the position before: `mv` is one
+    /// step that only moves the mover's pieces and captures, away from the royal
+    /// squares and from every square the test before looked at.
+    fn decided_before(&self, state: &State, mv: &Move) -> bool {
+        let [step] = &mv.steps[..] else {
+            return false;
+        };
+        let untouched =
+            |pos: Pos| !self.footprint.contains(pos) && !self.before.targets.contains(&pos);
+        step.changes.iter().all(|change| match *change {
+            Change::Move { from, to } => {
+                untouched(from)
+                    && untouched(to)
+                    && state
+                        .at(from)
+                        .is_none_or(|p| p.owner != self.before.attacker)
+            }
+            Change::Capture { pos } => untouched(pos),
+            _ => false,
+        })
     }
 }
 
@@ -610,6 +655,20 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         kept: &[bool],
         squares: impl IntoIterator<Item = Pos>,
     ) -> bool {
+        self.captures_noting(state, turn, targets, kept, squares, None)
+    }
+
+    /// [`Gen::captures_any_of_among`], noting in `footprint` (when given) what the answer
+    /// depends on: the squares tested and what their runs looked at.
+    fn captures_noting(
+        &self,
+        state: &State,
+        turn: Turn,
+        targets: &[Pos],
+        kept: &[bool],
+        squares: impl IntoIterator<Item = Pos>,
+        footprint: Option<&mut Footprint>,
+    ) -> bool {
         if targets.is_empty() {
             return false;
         }
@@ -622,6 +681,16 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         // steps that cannot hit a target.
         // Made on the first piece to test: most probes test none.
         let mut steps: Option<Steps> = None;
+        let noting = footprint.is_some();
+        let new_steps = || {
+            let steps = Steps::hitting(targets);
+            if noting {
+                steps.noting_reads()
+            } else {
+                steps
+            }
+        };
+        let mut seen = Footprint::default();
         let mut budget = MAX_CHAIN_STEPS;
         let removes = |before: &State, step: &Step| {
             hits_any(&step.changes, targets) && {
@@ -659,30 +728,42 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             false
         };
         let reach = self.tables.reach.as_ref();
-        for pos in squares {
-            let Some(piece) = state.at(pos).filter(|p| p.owner == turn.move_as) else {
-                continue;
-            };
-            if reach.is_none_or(|r| r.may_hit(turn.move_as, piece.kind, pos, targets)) {
-                let steps = steps.get_or_insert_with(|| Steps::hitting(targets));
-                self.templates
-                    .piece_moves(self.tables, state, turn, pos, filter, steps);
-                if hits(steps, &mut budget) {
-                    return true;
+        let found = 'search: {
+            for pos in squares {
+                seen.note(pos);
+                let Some(piece) = state.at(pos).filter(|p| p.owner == turn.move_as) else {
+                    continue;
+                };
+                if reach.is_none_or(|r| r.may_hit(turn.move_as, piece.kind, pos, targets)) {
+                    let steps = steps.get_or_insert_with(new_steps);
+                    self.templates
+                        .piece_moves(self.tables, state, turn, pos, filter, steps);
+                    if hits(steps, &mut budget) {
+                        break 'search true;
+                    }
                 }
             }
-        }
-        for kind in 0..self.tables.kinds() as Kind {
-            if self.templates.has_drops(kind) && state.stock(self.tables, turn.move_as, kind) > 0 {
-                let steps = steps.get_or_insert_with(|| Steps::hitting(targets));
-                self.templates
-                    .drops(self.tables, state, turn, kind, filter, steps);
-                if hits(steps, &mut budget) {
-                    return true;
+            for kind in 0..self.tables.kinds() as Kind {
+                if !self.templates.has_drops(kind) {
+                    continue;
+                }
+                // Drops look at the whole board, and stocks change with captures.
+                seen = Footprint::EVERYTHING;
+                if state.stock(self.tables, turn.move_as, kind) > 0 {
+                    let steps = steps.get_or_insert_with(new_steps);
+                    self.templates
+                        .drops(self.tables, state, turn, kind, filter, steps);
+                    if hits(steps, &mut budget) {
+                        break 'search true;
+                    }
                 }
             }
+            false
+        };
+        if let Some(footprint) = footprint {
+            *footprint = seen.union(steps.map_or_else(Footprint::default, |s| s.footprint()));
         }
-        false
+        found
     }
 }
 
@@ -748,6 +829,7 @@ impl AttackGuard {
         if target == NO_POS || self.depth.get() > 0 {
             return false;
         }
+        run.note_everything();
         let tables = run.tables;
         let mover = run.turn.move_as;
         // "Could capture a piece standing on the square": on an empty square, stand one

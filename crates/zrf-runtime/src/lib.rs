@@ -13,8 +13,10 @@
 //! [`Reach`] (worked out from the rules by the compiler) includes a royal square, and
 //! keeps only the steps that hit one ([`Steps::hitting`]). The squares it looks at are
 //! found once per position and carried over to each candidate move, which changes only
-//! the squares its changes name ([`Engine::royal_guard_violation`] checks that shortcut
-//! against a fresh scan).
+//! the squares its changes name. The test is also run once on the position itself, noting
+//! the squares its runs look at (a [`Footprint`]); a candidate that only moves and
+//! captures away from those squares and the royal ones gets that answer without being
+//! played. [`Engine::royal_guard_violation`] checks both shortcuts against a fresh scan.
 //!
 //! This crate does not depend on the compiler.
 
@@ -33,7 +35,7 @@ pub use engine::{AttackGuard, Engine, Game, Gen, Move, Outcome, Templates};
 pub use notation::{notation, saved_game, step_notation, turn_records};
 pub use random::{Fnv1a, SplitMix64, Zobrist};
 pub use reach::Reach;
-pub use run::{Fail, Loc, Run, StepResult, Steps};
+pub use run::{Fail, Footprint, Loc, Run, StepResult, Steps};
 pub use state::{Change, Changes, Piece, State, Step};
 pub use tables::{
     Filter, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place, Player, Setup,

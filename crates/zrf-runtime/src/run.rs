@@ -7,6 +7,7 @@
 //! part of moves added later in the same run. Flags and position flags belong to the run
 //! (they start false for every run, so for every partial move); there is one mark.
 
+use std::cell::Cell;
 use std::ops::{Deref, DerefMut};
 
 use smallvec::SmallVec;
@@ -41,6 +42,35 @@ pub struct Steps {
     /// are partial (their continuations might). Asking whether a king is attacked then
     /// builds no list of the enemy's quiet moves.
     only_hitting: Option<SmallVec<[Pos; 4]>>,
+    /// Whether runs note the squares they look at in `footprint`.
+    noting: bool,
+    footprint: Cell<Footprint>,
+}
+
+/// The squares some template runs looked at, folded onto 128 bits (square `p` stands for
+/// every square congruent to it modulo 128): enough to tell that a move changed none of
+/// them, and so that the runs would add the same steps after it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Footprint([u64; 2]);
+
+impl Footprint {
+    /// Runs that looked at something other than squares (the last move, the whole
+    /// board): no change is known to leave them alone.
+    pub const EVERYTHING: Footprint = Footprint([u64::MAX; 2]);
+
+    #[inline]
+    pub fn note(&mut self, pos: Pos) {
+        self.0[(pos as usize >> 6) & 1] |= 1 << (pos & 63);
+    }
+
+    #[inline]
+    pub fn contains(&self, pos: Pos) -> bool {
+        self.0[(pos as usize >> 6) & 1] >> (pos & 63) & 1 == 1
+    }
+
+    pub fn union(self, other: Footprint) -> Footprint {
+        Footprint([self.0[0] | other.0[0], self.0[1] | other.0[1]])
+    }
 }
 
 impl Steps {
@@ -53,8 +83,35 @@ impl Steps {
     /// steps.
     pub fn hitting(targets: &[Pos]) -> Steps {
         Steps {
-            steps: Vec::new(),
             only_hitting: Some(SmallVec::from_slice(targets)),
+            ..Steps::default()
+        }
+    }
+
+    /// Makes runs into these steps note the squares they look at, in [`Steps::footprint`].
+    pub fn noting_reads(mut self) -> Steps {
+        self.noting = true;
+        self
+    }
+
+    /// What the runs into these steps looked at (with [`Steps::noting_reads`]).
+    pub fn footprint(&self) -> Footprint {
+        self.footprint.get()
+    }
+
+    #[inline]
+    fn note_read(&self, pos: Pos) {
+        if self.noting && pos != NO_POS {
+            let mut footprint = self.footprint.get();
+            footprint.note(pos);
+            self.footprint.set(footprint);
+        }
+    }
+
+    #[inline]
+    fn note_everything(&self) {
+        if self.noting {
+            self.footprint.set(Footprint::EVERYTHING);
         }
     }
 
@@ -63,7 +120,12 @@ impl Steps {
     fn wants(&self, changes: &[Change], partial: bool) -> bool {
         match &self.only_hitting {
             None => true,
-            Some(targets) => partial || hits_any(changes, targets),
+            Some(_) if partial => {
+                // Its continuations run on positions the footprint knows nothing of.
+                self.note_everything();
+                true
+            }
+            Some(targets) => hits_any(changes, targets),
         }
     }
 
@@ -71,7 +133,7 @@ impl Steps {
     pub fn with_capacity(capacity: usize) -> Steps {
         Steps {
             steps: Vec::with_capacity(capacity),
-            only_hitting: None,
+            ..Steps::default()
         }
     }
 
@@ -125,7 +187,8 @@ pub struct Run<'a> {
     pub tables: &'a Tables,
     /// The moving player's view of each direction (`symmetry`).
     symmetry: &'a [Dir],
-    pub state: &'a State,
+    /// Read through the predicates, which note what the run looks at.
+    pub(crate) state: &'a State,
     pub turn: Turn,
     /// The current position.
     pub pos: Pos,
@@ -156,6 +219,7 @@ impl<'a> Run<'a> {
         move_type: Option<MoveType>,
         out: &'a mut Steps,
     ) -> Run<'a> {
+        out.note_read(pos);
         let held = state.at(pos).map(|piece| (piece, Some(pos)));
         Run::new(tables, state, turn, pos, Some(pos), held, move_type, out)
     }
@@ -261,6 +325,25 @@ impl<'a> Run<'a> {
         self.restart(move_type);
     }
 
+    /// The piece on `pos` in the position before the move (noted in the footprint).
+    #[inline]
+    fn look(&self, pos: Pos) -> Option<Piece> {
+        self.out.note_read(pos);
+        self.state.at(pos)
+    }
+
+    /// The position, for what the last move did (noted as looking at everything).
+    #[inline]
+    fn last_move(&self) -> &State {
+        self.out.note_everything();
+        self.state
+    }
+
+    /// Notes that the run looks at the whole position (`attacked?`, say).
+    pub(crate) fn note_everything(&self) {
+        self.out.note_everything();
+    }
+
     #[inline]
     fn mover(&self) -> PlayerIx {
         self.turn.move_as
@@ -351,13 +434,13 @@ impl<'a> Run<'a> {
 
     #[inline]
     pub fn go_last_from(&mut self) -> StepResult {
-        self.pos = self.state.last_from.ok_or(Fail)?;
+        self.pos = self.last_move().last_from.ok_or(Fail)?;
         Ok(())
     }
 
     #[inline]
     pub fn go_last_to(&mut self) -> StepResult {
-        self.pos = self.state.last_to.ok_or(Fail)?;
+        self.pos = self.last_move().last_to.ok_or(Fail)?;
         Ok(())
     }
 
@@ -366,35 +449,30 @@ impl<'a> Run<'a> {
     #[inline]
     pub fn empty(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
-        pos != NO_POS && self.state.at(pos).is_none()
+        pos != NO_POS && self.look(pos).is_none()
     }
 
     #[inline]
     pub fn friend(&self, loc: Loc) -> bool {
-        self.state
-            .at(self.resolve(loc))
+        self.look(self.resolve(loc))
             .is_some_and(|p| p.owner == self.mover())
     }
 
     #[inline]
     pub fn enemy(&self, loc: Loc) -> bool {
-        self.state
-            .at(self.resolve(loc))
+        self.look(self.resolve(loc))
             .is_some_and(|p| p.owner != self.mover() && self.tables.is_active(p.owner))
     }
 
     #[inline]
     pub fn neutral(&self, loc: Loc) -> bool {
-        self.state
-            .at(self.resolve(loc))
+        self.look(self.resolve(loc))
             .is_some_and(|p| !self.tables.is_active(p.owner))
     }
 
     #[inline]
     pub fn piece(&self, kind: Kind, loc: Loc) -> bool {
-        self.state
-            .at(self.resolve(loc))
-            .is_some_and(|p| p.kind == kind)
+        self.look(self.resolve(loc)).is_some_and(|p| p.kind == kind)
     }
 
     #[inline]
@@ -429,21 +507,20 @@ impl<'a> Run<'a> {
 
     #[inline]
     pub fn attribute(&self, attribute: u8, loc: Loc) -> bool {
-        self.state
-            .at(self.resolve(loc))
+        self.look(self.resolve(loc))
             .is_some_and(|p| p.attributes >> attribute & 1 == 1)
     }
 
     #[inline]
     pub fn last_from(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
-        pos != NO_POS && self.state.last_from == Some(pos)
+        pos != NO_POS && self.last_move().last_from == Some(pos)
     }
 
     #[inline]
     pub fn last_to(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
-        pos != NO_POS && self.state.last_to == Some(pos)
+        pos != NO_POS && self.last_move().last_to == Some(pos)
     }
 
     #[inline]
@@ -462,8 +539,7 @@ impl<'a> Run<'a> {
         let pos = self.resolve(loc);
         pos != NO_POS
             && (0..self.tables.directions.len() as Dir).any(|d| {
-                self.state
-                    .at(self.tables.link(pos, d))
+                self.look(self.tables.link(pos, d))
                     .is_some_and(|p| p.owner != self.mover() && self.tables.is_active(p.owner))
             })
     }
@@ -586,7 +662,7 @@ impl<'a> Run<'a> {
     /// `from`: pick up the piece on the current square as the new moving piece.
     #[inline]
     pub fn from(&mut self) -> StepResult {
-        let piece = self.state.at(self.pos).ok_or(Fail)?;
+        let piece = self.look(self.pos).ok_or(Fail)?;
         self.held = Some((piece, Some(self.pos)));
         self.from = Some(self.pos);
         Ok(())
@@ -613,6 +689,29 @@ impl<'a> Run<'a> {
     /// empty); `copy` leaves the piece on its square too; `continue_with` makes the step
     /// partial.
     pub fn add(&mut self, promote: &[Kind], copy: bool, continue_with: Option<Option<MoveType>>) {
+        if let (true, [], false, Some((_, Some(from)))) =
+            (self.pending.is_empty(), promote, copy, self.held)
+        {
+            // Most steps move one piece and do nothing else: no pending change to order
+            // the movement among.
+            let to = self.pos;
+            let movement = Change::Move { from, to };
+            if self
+                .out
+                .wants(std::slice::from_ref(&movement), continue_with.is_some())
+            {
+                let mut changes = Changes::new();
+                changes.push(movement);
+                self.out.push(Step {
+                    from: Some(from),
+                    to,
+                    changes,
+                    move_type: self.move_type,
+                    continue_with,
+                });
+            }
+            return;
+        }
         let mut changes = std::mem::take(&mut self.pending);
         // A held piece goes to the current square; once set down by `to`, the step ends
         // where `to` put it.

@@ -2,7 +2,7 @@
 
 use crate::state::{Change, Piece, State, Step};
 use crate::tables::{Options, PieceInfo, Player, Tables, Turn, NO_POS};
-use crate::{Loc, Run, Steps, Zobrist};
+use crate::{Footprint, Loc, Run, Steps, Zobrist};
 
 fn row(squares: u32) -> Tables {
     let mut links = Vec::new();
@@ -230,6 +230,30 @@ fn an_attack_probe_keeps_only_steps_that_hit_its_targets() {
     run.add(&[], false, Some(None)); // to p4, partial: kept, its continuation might hit
     let kept: Vec<u32> = out.iter().map(|s| s.to).collect();
     assert_eq!(kept, [2, 3, 4]);
+}
+
+#[test]
+fn a_noting_probe_records_the_squares_its_run_looked_at() {
+    let tables = row(6);
+    let state = board(&tables, &[(0, man(0)), (3, man(1))]);
+    let mut out = Steps::hitting(&[3]).noting_reads();
+    let mut run = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
+    // Slide east over empty squares; the enemy on p3 stops the slide.
+    while run.step(0).is_ok() && run.empty(Loc::Here) {}
+    assert!(run.enemy(Loc::Here));
+    let footprint = out.footprint();
+    let looked: Vec<u32> = (0..6).filter(|&p| footprint.contains(p)).collect();
+    assert_eq!(looked, [0, 1, 2, 3]);
+    // What the last move did is not a square: the footprint then covers everything.
+    let mut out = Steps::hitting(&[3]).noting_reads();
+    let run = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
+    assert!(!run.last_to(Loc::Here));
+    assert_eq!(out.footprint(), Footprint::EVERYTHING);
+    // Without noting_reads, nothing is noted.
+    let mut out = Steps::hitting(&[3]);
+    let run = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
+    assert!(run.empty(Loc::Pos(4)));
+    assert_eq!(out.footprint(), Footprint::default());
 }
 
 #[test]
