@@ -325,6 +325,27 @@ fn legal_moves_keep_exactly_the_pseudo_legal_moves_that_leave_the_king_safe() {
 }
 
 #[test]
+fn position_hashes_kept_along_a_game_match_hashing_from_scratch() {
+    // Each position's hash is worked out from the one before and the squares the move
+    // changed; captures, promotions, attributes, drops and stocks must all come out as a
+    // full rehash does.
+    for sample in ["chess.zrf", "checkers.zrf", "hopdrop.zrf"] {
+        let engine = engine(sample);
+        let mut checked = 0;
+        for seed in 1..=3 {
+            zrf_search::playout(&engine, seed, 200, |state| {
+                if let Some(head) = &state.history {
+                    assert_eq!(head.hash, state.position_hash(&engine.tables), "{sample}");
+                    checked += 1;
+                }
+                true
+            });
+        }
+        assert!(checked > 50, "{sample}: {checked} positions");
+    }
+}
+
+#[test]
 fn a_reach_table_that_misses_a_move_is_caught() {
     let mut engine = engine("chess.zrf");
     let tables = &engine.tables;

@@ -250,15 +250,21 @@ impl<T: Templates> Engine<T> {
         next.turn += 1;
         // The history holds every position of the game, this one included; a position
         // set up from scratch gets its entry when the first move is played from it.
-        let previous = state.history.clone().or_else(|| {
-            Some(Rc::new(History {
+        let previous = state.history.clone().unwrap_or_else(|| {
+            Rc::new(History {
                 hash: state.position_hash(&self.tables),
                 previous: None,
-            }))
+            })
+        });
+        let mut changed: SmallVec<[Pos; 8]> = SmallVec::new();
+        for_each_changed_square(mv, |pos| {
+            if !changed.contains(&pos) {
+                changed.push(pos);
+            }
         });
         next.history = Some(Rc::new(History {
-            hash: next.position_hash(&self.tables),
-            previous,
+            hash: next.hash_from(&self.tables, state, previous.hash, &changed),
+            previous: Some(previous),
         }));
         next
     }
@@ -321,7 +327,8 @@ struct RoyalGuard<'a> {
     /// those squares and brings no attacker.
     attacked_before: bool,
     footprint: Footprint,
-    after: State,
+    /// The position after the candidate under test; made when first needed.
+    after: Option<State>,
     probe: Probe,
 }
 
@@ -349,7 +356,7 @@ impl<'a> RoyalGuard<'a> {
             before,
             attacked_before,
             footprint,
-            after: state.clone(),
+            after: None,
             probe: Probe::default(),
         }
     }
@@ -364,12 +371,13 @@ impl<'a> RoyalGuard<'a> {
         if self.decided_before(state, mv) {
             return !self.attacked_before;
         }
-        engine.apply_into(state, mv, &mut self.after);
+        let after = self.after.get_or_insert_with(|| state.clone());
+        engine.apply_into(state, mv, after);
         let (before, probe) = (&self.before, &mut self.probe);
-        before.after_move(&self.after, mv, self.royal, probe);
+        before.after_move(after, mv, self.royal, probe);
         let still_watched = before.attackers_to_test(probe);
         !engine.gen().captures_any_of_among(
-            &self.after,
+            after,
             self.reply,
             before.targets(probe),
             self.royal,

@@ -205,6 +205,9 @@ pub struct Run<'a> {
     /// Position flags, allocated on first use: most runs set none.
     position_flags: Vec<Vec<bool>>,
     pending: Changes,
+    /// Whether `pending`, `more_flags` or `position_flags` may hold something to clear
+    /// on a restart (one test instead of three on the hot path).
+    leftovers: bool,
     move_type: Option<MoveType>,
     out: &'a mut Steps,
 }
@@ -283,6 +286,7 @@ impl<'a> Run<'a> {
             more_flags: Vec::new(),
             position_flags: Vec::new(),
             pending: Changes::new(),
+            leftovers: false,
             move_type,
             out,
         }
@@ -300,10 +304,7 @@ impl<'a> Run<'a> {
         self.mark = None;
         self.flags = 0;
         self.move_type = move_type;
-        if !(self.pending.is_empty()
-            && self.more_flags.is_empty()
-            && self.position_flags.is_empty())
-        {
+        if self.leftovers {
             self.clear_leftovers();
         }
     }
@@ -313,6 +314,7 @@ impl<'a> Run<'a> {
     #[cold]
     #[inline(never)]
     fn clear_leftovers(&mut self) {
+        self.leftovers = false;
         self.more_flags.clear();
         self.position_flags.clear();
         self.pending.clear();
@@ -556,6 +558,7 @@ impl<'a> Run<'a> {
     /// inline-or-spill code of a push at each would swell them for no gain.
     #[inline(never)]
     fn record(&mut self, change: Change) {
+        self.leftovers = true;
         self.pending.push(change);
     }
 
@@ -622,6 +625,7 @@ impl<'a> Run<'a> {
             self.flags = self.flags & !(1 << flag) | u64::from(value) << flag;
         } else {
             let index = flag - 64;
+            self.leftovers = true;
             if self.more_flags.len() <= index {
                 self.more_flags.resize(index + 1, false);
             }
@@ -637,6 +641,7 @@ impl<'a> Run<'a> {
         if pos == NO_POS {
             return Ok(());
         }
+        self.leftovers = true;
         if self.position_flags.len() <= flag {
             self.position_flags.resize(flag + 1, Vec::new());
         }

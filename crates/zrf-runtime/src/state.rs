@@ -194,23 +194,57 @@ impl State {
     /// What repetition compares: placement (with attributes), stocks and the player to
     /// move, as a Zobrist hash with the game's keys.
     pub fn position_hash(&self, tables: &Tables) -> u64 {
-        let keys = &tables.zobrist;
-        let mut hash = 0;
-        for (pos, piece) in self.board.iter().enumerate() {
-            if let Some(p) = piece {
-                hash ^= keys.piece(pos, p.owner as usize, p.kind as usize, p.attributes);
-            }
+        let mut hash = self.stock_hash(tables) ^ self.mover_hash(tables);
+        for pos in 0..self.board.len() {
+            hash ^= self.square_hash(tables, pos as Pos);
         }
-        for (slot, &count) in self.stock.iter().enumerate() {
-            hash ^= keys.stock(slot, count);
+        hash
+    }
+
+    /// [`State::position_hash`] of this position, reached from `before` (whose hash is
+    /// `before_hash`) by changes to the squares in `changed` (each once) only.
+    pub(crate) fn hash_from(
+        &self,
+        tables: &Tables,
+        before: &State,
+        before_hash: u64,
+        changed: &[Pos],
+    ) -> u64 {
+        let mut hash = before_hash ^ before.mover_hash(tables) ^ self.mover_hash(tables);
+        if self.stock != before.stock {
+            hash ^= before.stock_hash(tables) ^ self.stock_hash(tables);
         }
+        for &pos in changed {
+            hash ^= before.square_hash(tables, pos) ^ self.square_hash(tables, pos);
+        }
+        hash
+    }
+
+    #[inline]
+    fn square_hash(&self, tables: &Tables, pos: Pos) -> u64 {
+        self.at(pos).map_or(0, |p| {
+            let (owner, kind) = (p.owner as usize, p.kind as usize);
+            tables
+                .zobrist
+                .piece(pos as usize, owner, kind, p.attributes)
+        })
+    }
+
+    fn stock_hash(&self, tables: &Tables) -> u64 {
+        let slots = self.stock.iter().enumerate();
+        slots.fold(0, |hash, (slot, &count)| {
+            hash ^ tables.zobrist.stock(slot, count)
+        })
+    }
+
+    fn mover_hash(&self, tables: &Tables) -> u64 {
         let turn = tables.turn(self.turn);
         let mover = [
             u64::from(turn.player),
             u64::from(turn.move_as) << 8,
             turn.move_type.map_or(0, |t| u64::from(t) + 1) << 16,
         ];
-        hash ^ SplitMix64::new(mover.iter().sum()).next_u64()
+        SplitMix64::new(mover.iter().sum()).next_u64()
     }
 
     /// How many times this position occurred, this time included.
