@@ -5,7 +5,7 @@
 //! move for whom no goal fires.
 
 use crate::engine::{Engine, Move, Outcome, Templates};
-use crate::state::State;
+use crate::state::{Piece, State};
 use crate::tables::{GoalCond, GoalKind, PieceRef, Place, Tables, NO_POS};
 use crate::{PlayerIx, Pos};
 
@@ -67,10 +67,10 @@ impl<T: Templates> View<'_, T> {
         let state = self.state;
         match cond {
             GoalCond::PiecesRemaining { count, kind } => {
-                self.piece_count(state, Some(player), *kind) == *count as usize
+                self.piece_count_is(state, Some(player), *kind, *count as usize)
             }
             GoalCond::TotalPieceCount { count, kind } => {
-                self.piece_count(state, None, *kind) == *count as usize
+                self.piece_count_is(state, None, *kind, *count as usize)
             }
             GoalCond::Stalemated => player == self.to_move && self.moves.is_empty(),
             GoalCond::Repetition => player == self.to_move && state.occurrences(self.tables()) >= 3,
@@ -120,6 +120,26 @@ impl<T: Templates> View<'_, T> {
             PieceRef::AnyOwner(kind) => at.is_some_and(|p| p.kind == kind),
             PieceRef::Absent(kind) => at.is_none_or(|p| p.kind != kind),
         }
+    }
+
+    /// Whether [`View::piece_count`] is `count`, without counting past it on the board
+    /// (goals usually ask for none left, which the first piece found settles).
+    fn piece_count_is(
+        &self,
+        state: &State,
+        owner: Option<PlayerIx>,
+        kind: Option<crate::Kind>,
+        count: usize,
+    ) -> bool {
+        let matching =
+            |p: &&Piece| owner.is_none_or(|o| p.owner == o) && kind.is_none_or(|k| p.kind == k);
+        let on_board = state
+            .board
+            .iter()
+            .flatten()
+            .filter(matching)
+            .take(count + 1);
+        on_board.count() <= count && self.piece_count(state, owner, kind) == count
     }
 
     /// Whether another player could capture one of `player`'s pieces of these kinds.

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use smallvec::SmallVec;
+use smallvec::{smallvec, SmallVec};
 
 use crate::random::SplitMix64;
 use crate::tables::{Tables, NO_POS};
@@ -92,8 +92,9 @@ pub struct History {
 #[derive(Debug)]
 pub struct State {
     pub board: Vec<Option<Piece>>,
-    /// `stock[player * kinds + kind]`: pieces off the board, available for drops.
-    pub stock: Vec<u32>,
+    /// `stock[player * kinds + kind]`: pieces off the board, available for drops. Inline
+    /// for most games: copying a position then allocates only its board.
+    pub stock: SmallVec<[u32; 16]>,
     /// Turns played so far (index into the turn order, cycling after `repeat`).
     pub turn: u32,
     pub last_from: Option<Pos>,
@@ -156,7 +157,7 @@ impl State {
     pub fn start(tables: &Tables) -> State {
         let mut state = State {
             board: vec![None; tables.positions.len()],
-            stock: vec![0; tables.players.len() * tables.kinds()],
+            stock: smallvec![0; tables.players.len() * tables.kinds()],
             turn: 0,
             last_from: None,
             last_to: None,
