@@ -15,6 +15,7 @@ use clap::Args;
 use rayon::prelude::*;
 
 use super::corpus::{find_zrf_files, read_expectations, relative_name, write_expectations};
+use super::FrontEndArgs;
 use crate::build::{manifest, write_if_changed, PackageOptions, RuntimeDependency};
 use crate::codegen::{self, CodegenOptions};
 use crate::frontend::{self, FrontEndOptions};
@@ -59,6 +60,8 @@ pub struct DifferentialArgs {
     /// median and the slowest.
     #[arg(long, conflicts_with = "choose")]
     build_times: bool,
+    #[command(flatten)]
+    front_end: FrontEndArgs,
 }
 
 const SEEDS: [u64; 3] = [1, 2, 3];
@@ -82,7 +85,7 @@ pub fn differential(args: &DifferentialArgs) -> u8 {
         },
         _ => None,
     };
-    let candidates = match collect(&args.corpus, keys.as_ref()) {
+    let candidates = match collect(&args.corpus, keys.as_ref(), &args.front_end.options()) {
         Ok(candidates) => candidates,
         Err(err) => {
             eprintln!("error: {err}");
@@ -171,7 +174,11 @@ fn read_keys(path: &Path) -> std::io::Result<BTreeSet<String>> {
 }
 
 /// The lowering games of the corpus (those named in `keys`, when given), in key order.
-fn collect(corpus: &Path, keys: Option<&BTreeSet<String>>) -> Result<Vec<Candidate>, String> {
+fn collect(
+    corpus: &Path,
+    keys: Option<&BTreeSet<String>>,
+    options: &FrontEndOptions,
+) -> Result<Vec<Candidate>, String> {
     let files = find_zrf_files(corpus).map_err(|e| format!("{}: {e}", corpus.display()))?;
     let mut candidates = Vec::new();
     for path in files {
@@ -181,7 +188,7 @@ fn collect(corpus: &Path, keys: Option<&BTreeSet<String>>) -> Result<Vec<Candida
         }
         let mut sources = SourceMap::new();
         let loaded = panic::catch_unwind(AssertUnwindSafe(|| {
-            frontend::run(&path, &FsLoader, &FrontEndOptions::default(), &mut sources)
+            frontend::run(&path, &FsLoader, options, &mut sources)
         }));
         let Ok(Ok(front_end)) = loaded else { continue };
         let sources = std::sync::Arc::new(sources);
