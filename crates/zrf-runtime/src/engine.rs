@@ -565,6 +565,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         self.first_steps(state, turn, filter, &mut first);
         let mut moves = Vec::with_capacity(first.len());
         let mut budget = MAX_CHAIN_STEPS;
+        let mut scratch = None;
         for step in first.into_vec() {
             if step.continue_with.is_none() {
                 moves.push(Move {
@@ -572,11 +573,10 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 });
                 continue;
             }
-            let mut after = state.clone();
-            after.last_captured.clear();
+            let after = position_copy(&mut scratch, state);
             after.apply_step(self.tables, &step);
             let mut chain = vec![step];
-            self.extend_chain(&after, turn, &mut chain, &mut moves, &mut budget);
+            self.extend_chain(after, turn, &mut chain, &mut moves, &mut budget);
         }
         moves
     }
@@ -628,11 +628,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         if next.is_empty() || self.tables.options.pass_partial {
             out.push(Move::of_chain(chain));
         }
+        let mut scratch = None;
         for step in next.into_vec() {
-            let mut further = after.clone();
+            let further = position_copy(&mut scratch, after);
             further.apply_step(self.tables, &step);
             chain.push(step);
-            self.extend_chain(&further, turn, chain, out, budget);
+            self.extend_chain(further, turn, chain, out, budget);
             chain.pop();
         }
     }
@@ -870,5 +871,22 @@ impl AttackGuard {
             });
         self.depth.set(0);
         found
+    }
+}
+
+/// `scratch` made a copy of the position in `state` (no history, no last captures): its
+/// buffers are reused from the second time on. Templates read neither.
+fn position_copy<'s>(scratch: &'s mut Option<State>, state: &State) -> &'s mut State {
+    match scratch {
+        Some(copy) => {
+            copy.copy_position_from(state);
+            copy
+        }
+        None => {
+            let mut copy = state.clone();
+            copy.last_captured.clear();
+            copy.history = None;
+            scratch.insert(copy)
+        }
     }
 }

@@ -64,7 +64,7 @@ pub enum Change {
 }
 
 /// The changes of one step: a few, so kept inline (no allocation per generated move).
-pub type Changes = SmallVec<[Change; 4]>;
+pub type Changes = SmallVec<[Change; 2]>;
 
 /// One step of a turn: what one `add` (or `add-partial`) produced.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -100,7 +100,7 @@ pub struct State {
     pub last_from: Option<Pos>,
     pub last_to: Option<Pos>,
     /// Pieces captured by the last move (for `captured` goals).
-    pub last_captured: Vec<Piece>,
+    pub last_captured: SmallVec<[Piece; 4]>,
     /// Hashes of this position (when it was reached by [`crate::Engine::play`]) and
     /// those before it, for repetition.
     pub history: Option<Rc<History>>,
@@ -110,11 +110,12 @@ impl Clone for State {
     fn clone(&self) -> State {
         State {
             board: self.board.clone(),
-            stock: self.stock.clone(),
+            // From a slice: a plain copy, where cloning copies item by item.
+            stock: SmallVec::from_slice(&self.stock),
             turn: self.turn,
             last_from: self.last_from,
             last_to: self.last_to,
-            last_captured: self.last_captured.clone(),
+            last_captured: SmallVec::from_slice(&self.last_captured),
             history: self.history.clone(),
         }
     }
@@ -161,7 +162,7 @@ impl State {
             turn: 0,
             last_from: None,
             last_to: None,
-            last_captured: Vec::new(),
+            last_captured: SmallVec::new(),
             history: None,
         };
         for setup in &tables.setup {
@@ -267,18 +268,34 @@ impl State {
     pub fn apply_step(&mut self, tables: &Tables, step: &Step) {
         self.last_from = step.from;
         self.last_to = Some(step.to);
-        if let [Change::Move { from, to }] = step.changes[..] {
-            // The commonest step, one piece moving, needs none of the passes below.
-            let piece = self.board[from as usize].take();
-            if let Some(taken) = std::mem::replace(&mut self.board[to as usize], piece) {
-                self.removed(tables, taken);
+        // The commonest steps, a piece moving and perhaps capturing one other, need none
+        // of the passes below.
+        match step.changes[..] {
+            [Change::Move { from, to }] => {
+                self.move_piece(tables, from, to);
+                return;
             }
-            return;
+            [Change::Move { from, to }, Change::Capture { pos }] => {
+                self.move_piece(tables, from, to);
+                if let Some(taken) = self.board[pos as usize].take() {
+                    self.removed(tables, taken);
+                }
+                return;
+            }
+            _ => {}
         }
         let mut removed: SmallVec<[Piece; 4]> = SmallVec::new();
         self.apply_changes(tables, &step.changes, &mut removed);
         for piece in removed {
             self.removed(tables, piece);
+        }
+    }
+
+    #[inline]
+    fn move_piece(&mut self, tables: &Tables, from: Pos, to: Pos) {
+        let piece = self.board[from as usize].take();
+        if let Some(taken) = std::mem::replace(&mut self.board[to as usize], piece) {
+            self.removed(tables, taken);
         }
     }
 

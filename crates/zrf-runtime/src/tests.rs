@@ -109,7 +109,7 @@ fn the_destination_occupant_is_removed_whoever_owns_it() {
     let mut state = board(&tables, &[(0, man(0)), (1, man(0))]);
     state.apply_step(&tables, &step(vec![Change::Move { from: 0, to: 1 }]));
     assert_eq!(state.board[..2], [None, Some(man(0))]);
-    assert_eq!(state.last_captured, [man(0)]);
+    assert_eq!(state.last_captured[..], [man(0)]);
 }
 
 #[test]
