@@ -50,6 +50,9 @@ pub trait Templates {
 /// The steps of one turn: usually one, so kept inline.
 pub type TurnSteps = SmallVec<[Step; 1]>;
 
+/// The steps of a turn being completed (partial moves rarely chain more than a few).
+type Chain = SmallVec<[Step; 4]>;
+
 /// A complete turn: one or more steps (a chain of partial moves), or a pass (no steps).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -575,7 +578,8 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             }
             let after = position_copy(&mut scratch, state);
             after.apply_step(self.tables, &step);
-            let mut chain = vec![step];
+            let mut chain = Chain::new();
+            chain.push(step);
             self.extend_chain(after, turn, &mut chain, &mut moves, &mut budget);
         }
         moves
@@ -602,7 +606,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         &self,
         after: &State,
         turn: Turn,
-        chain: &mut Vec<Step>,
+        chain: &mut Chain,
         out: &mut Vec<Move>,
         budget: &mut usize,
     ) {
@@ -720,7 +724,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                     let mut after = state.clone();
                     after.apply_step(self.tables, &step);
                     let mut chains = Vec::new();
-                    self.extend_chain(&after, turn, &mut vec![step], &mut chains, budget);
+                    let mut chain = Chain::new();
+                    chain.push(step);
+                    self.extend_chain(&after, turn, &mut chain, &mut chains, budget);
                     let chain_removes = |m: &Move| {
                         let mut board = state.clone();
                         m.steps.iter().any(|s| {

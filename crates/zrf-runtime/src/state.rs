@@ -67,7 +67,7 @@ pub enum Change {
 pub type Changes = SmallVec<[Change; 2]>;
 
 /// One step of a turn: what one `add` (or `add-partial`) produced.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Step {
     /// Where the moving piece started (none for drops).
     pub from: Option<Pos>,
@@ -79,6 +79,16 @@ pub struct Step {
     /// For `add-partial`: the move type the same piece continues with (`None`: untyped
     /// templates).
     pub continue_with: Option<Option<MoveType>>,
+}
+
+impl Clone for Step {
+    fn clone(&self) -> Step {
+        Step {
+            // From a slice: a plain copy, where cloning copies change by change.
+            changes: Changes::from_slice(&self.changes),
+            ..*self
+        }
+    }
 }
 
 /// The positions of a game so far, newest first, shared between copies of a state.
