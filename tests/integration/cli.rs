@@ -279,3 +279,39 @@ fn replay_without_its_rules_file_says_how_to_give_it() {
         )
     );
 }
+
+#[test]
+fn differential_finds_included_rules_in_the_include_folders() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (corpus, lib) = (dir.path().join("corpus"), dir.path().join("lib"));
+    for folder in [&corpus, &lib] {
+        std::fs::create_dir(folder).unwrap_or_else(|e| panic!("{e}"));
+    }
+    std::fs::write(corpus.join("level.zrf"), "(include \"rules.inc\")\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::copy("zrf-samples/tictactoe.zrf", lib.join("rules.inc"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let path = |p: &Path| p.to_str().unwrap_or_else(|| panic!("path")).to_string();
+    let (corpus_arg, lib_arg) = (path(&corpus), path(&lib));
+    let sample = path(&dir.path().join("sample.txt"));
+    let choose = |extra: &[&str]| {
+        let mut args = vec![
+            "differential",
+            &corpus_arg,
+            "--choose",
+            "1",
+            "--sample",
+            &sample,
+        ];
+        args.extend(extra);
+        let out = zrfc(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        std::fs::read_to_string(&sample).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let games = |listing: String| -> Vec<String> {
+        let keys = listing.lines().filter(|l| !l.starts_with('#'));
+        keys.map(str::to_string).collect()
+    };
+    assert_eq!(games(choose(&[])), Vec::<String>::new());
+    assert_eq!(games(choose(&["-I", &lib_arg])), ["level.zrf #1"]);
+}
