@@ -104,6 +104,35 @@ fn a_pushed_row_moves_as_one() {
 }
 
 #[test]
+fn a_move_then_a_capture_ends_as_the_three_passes_leave_it_wherever_the_capture_is() {
+    // Listed capture first, the same changes take the general three-pass path.
+    let tables = row(4);
+    let start = board(&tables, &[(0, man(0)), (1, man(1)), (2, man(1))]);
+    for capture in 0..4 {
+        let apply = |changes: Vec<Change>| {
+            let mut state = start.clone();
+            state.apply_step(&tables, &step(changes));
+            (state.board, state.last_captured)
+        };
+        let (movement, taking) = (
+            Change::Move { from: 0, to: 2 },
+            Change::Capture { pos: capture },
+        );
+        let direct = apply(vec![movement, taking]);
+        assert_eq!(
+            direct,
+            apply(vec![taking, movement]),
+            "capture on p{capture}"
+        );
+        let expected_captures = match capture {
+            0 | 3 => vec![man(1)],
+            _ => vec![man(1), man(if capture == 2 { 0 } else { 1 })],
+        };
+        assert_eq!(direct.1[..], expected_captures[..], "capture on p{capture}");
+    }
+}
+
+#[test]
 fn the_destination_occupant_is_removed_whoever_owns_it() {
     let tables = row(3);
     let mut state = board(&tables, &[(0, man(0)), (1, man(0))]);
