@@ -205,8 +205,9 @@ pub struct Run<'a> {
     /// Position flags, allocated on first use: most runs set none.
     position_flags: Vec<Vec<bool>>,
     pending: Changes,
-    /// Whether `pending`, `more_flags` or `position_flags` may hold something to clear
-    /// on a restart (one test instead of three on the hot path).
+    /// Whether anything but the position may differ from the start (the moving piece,
+    /// `from`, `to`, the mark, flags, pending changes): one test on a restart, where most
+    /// templates only step and look.
     leftovers: bool,
     move_type: Option<MoveType>,
     out: &'a mut Steps,
@@ -298,11 +299,6 @@ impl<'a> Run<'a> {
     #[inline]
     pub fn restart(&mut self, move_type: Option<MoveType>) {
         self.pos = self.start.0;
-        self.from = self.start.1;
-        self.held = self.start.2;
-        self.to = None;
-        self.mark = None;
-        self.flags = 0;
         self.move_type = move_type;
         if self.leftovers {
             self.clear_leftovers();
@@ -310,11 +306,17 @@ impl<'a> Run<'a> {
     }
 
     /// Out of line: a dispatcher restarts runs at thousands of places in a large game,
-    /// and leftovers (effects of a failed template, spilled flags) are the rare case.
+    /// and leftovers (a template that marked, set flags, picked up or set down pieces or
+    /// recorded effects) are the less common case.
     #[cold]
     #[inline(never)]
     fn clear_leftovers(&mut self) {
         self.leftovers = false;
+        self.from = self.start.1;
+        self.held = self.start.2;
+        self.to = None;
+        self.mark = None;
+        self.flags = 0;
         self.more_flags.clear();
         self.position_flags.clear();
         self.pending.clear();
@@ -408,6 +410,7 @@ impl<'a> Run<'a> {
 
     #[inline]
     pub fn mark(&mut self) {
+        self.leftovers = true;
         self.mark = Some(self.pos);
     }
 
@@ -621,6 +624,7 @@ impl<'a> Run<'a> {
     /// Flags change at once and are visible to the rest of the run.
     #[inline]
     pub fn set_flag(&mut self, flag: usize, value: bool) {
+        self.leftovers = true;
         if flag < 64 {
             self.flags = self.flags & !(1 << flag) | u64::from(value) << flag;
         } else {
@@ -658,6 +662,7 @@ impl<'a> Run<'a> {
     /// `to`: set the moving piece down on the current square now.
     #[inline]
     pub fn to(&mut self) {
+        self.leftovers = true;
         self.to = Some(self.pos);
         if let Some((piece, from)) = self.held.take() {
             self.record(self.movement(piece, from, self.pos));
@@ -668,6 +673,7 @@ impl<'a> Run<'a> {
     #[inline]
     pub fn from(&mut self) -> StepResult {
         let piece = self.look(self.pos).ok_or(Fail)?;
+        self.leftovers = true;
         self.held = Some((piece, Some(self.pos)));
         self.from = Some(self.pos);
         Ok(())

@@ -316,3 +316,43 @@ fn position_hashes_tell_pieces_attributes_stocks_and_the_mover_apart() {
     later.turn = 2;
     assert_eq!(hash(&one), hash(&later));
 }
+
+#[test]
+fn a_restart_forgets_what_the_template_before_left_behind() {
+    let tables = row(5);
+    let state = board(&tables, &[(0, man(0)), (2, man(0))]);
+    let turn = tables.turns[0];
+    // Templates that each leave one thing behind (then fail), and what the next
+    // template, stepping east once and adding, must produce all the same.
+    type Template = fn(&mut Run<'_>);
+    let leave: [(&str, Template); 5] = [
+        ("a mark", |run| run.mark()),
+        ("a flag", |run| run.set_flag(0, true)),
+        ("its piece set down", |run| run.to()),
+        ("another piece picked up", |run| {
+            assert!(run.step(0).is_ok());
+            assert!(run.from().is_ok());
+        }),
+        ("a capture", |run| assert!(run.capture(Loc::Dir(0)).is_ok())),
+    ];
+    for (what, template) in leave {
+        let mut out = Steps::new();
+        let mut run = Run::for_move(&tables, &state, turn, 0, None, &mut out);
+        assert!(run.step(0).is_ok());
+        template(&mut run);
+        run.restart(None);
+        assert_eq!(run.pos, 0, "{what}");
+        assert!(!run.flag(0), "{what}");
+        assert!(run.back().is_err(), "{what}: the mark is gone");
+        assert!(run.go_to().is_err(), "{what}: `to` is gone");
+        assert!(
+            run.go_from().is_ok() && run.pos == 0,
+            "{what}: `from` is the start"
+        );
+        assert!(run.step(0).is_ok());
+        run.add(&[], false, None);
+        drop(run);
+        let changes: Vec<Vec<Change>> = out.iter().map(|s| s.changes.to_vec()).collect();
+        assert_eq!(changes, [vec![Change::Move { from: 0, to: 1 }]], "{what}");
+    }
+}
