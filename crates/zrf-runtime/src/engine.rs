@@ -50,6 +50,12 @@ pub trait Templates {
 /// The steps of one turn: usually one, so kept inline.
 pub type TurnSteps = SmallVec<[Step; 1]>;
 
+thread_local! {
+    /// The buffer of first steps, kept between move generations (a nested generation,
+    /// from an attack test, finds it taken and makes its own).
+    static FIRST_STEPS: Cell<Vec<Step>> = const { Cell::new(Vec::new()) };
+}
+
 /// The steps of a turn being completed (partial moves rarely chain more than a few).
 type Chain = SmallVec<[Step; 4]>;
 
@@ -564,12 +570,13 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             Some(t) => Filter::Type(Some(t)),
             None => Filter::Any,
         };
-        let mut first = Steps::with_capacity(32);
+        let mut first = Steps::reusing(FIRST_STEPS.take());
         self.first_steps(state, turn, filter, &mut first);
+        let mut first = first.into_vec();
         let mut moves = Vec::with_capacity(first.len());
         let mut budget = MAX_CHAIN_STEPS;
         let mut scratch = None;
-        for step in first.into_vec() {
+        for step in first.drain(..) {
             if step.continue_with.is_none() {
                 moves.push(Move {
                     steps: smallvec![step],
@@ -582,6 +589,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             chain.push(step);
             self.extend_chain(after, turn, &mut chain, &mut moves, &mut budget);
         }
+        FIRST_STEPS.set(first);
         moves
     }
 

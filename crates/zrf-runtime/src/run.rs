@@ -137,6 +137,15 @@ impl Steps {
         }
     }
 
+    /// Keeps every step, in `buffer` (emptied first).
+    pub fn reusing(mut buffer: Vec<Step>) -> Steps {
+        buffer.clear();
+        Steps {
+            steps: buffer,
+            ..Steps::default()
+        }
+    }
+
     pub fn into_vec(self) -> Vec<Step> {
         self.steps
     }
