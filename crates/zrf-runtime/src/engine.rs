@@ -232,6 +232,7 @@ impl<T: Templates> Engine<T> {
             &watched.targets,
             royal,
             watched.threats.iter().copied(),
+            None,
         )
     }
 
@@ -351,7 +352,7 @@ impl<'a> RoyalGuard<'a> {
         let reply = engine.tables.turn(state.turn + 1);
         let before = Watched::scan(&engine.tables, state, turn.move_as, reply.move_as, royal);
         let mut footprint = Footprint::default();
-        let attacked_before = engine.gen().captures_noting(
+        let attacked_before = engine.gen().captures_any_of_among(
             state,
             reply,
             &before.targets,
@@ -391,6 +392,7 @@ impl<'a> RoyalGuard<'a> {
             before.targets(probe),
             self.royal,
             still_watched.iter().chain(&probe.new_attackers).copied(),
+            None,
         )
     }
 }
@@ -662,26 +664,14 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         kept: &[bool],
     ) -> bool {
         let everywhere = 0..state.board.len() as Pos;
-        self.captures_any_of_among(state, turn, targets, kept, everywhere)
+        self.captures_any_of_among(state, turn, targets, kept, everywhere, None)
     }
 
     /// [`Gen::captures_any_of`] with the moves of the pieces on `squares` (which must
     /// hold every piece of the mover that could capture; others are skipped), in that
-    /// order, and the drops.
+    /// order, and the drops; noting in `footprint` (when given) what the answer depends
+    /// on: the squares tested and what their runs looked at.
     pub fn captures_any_of_among(
-        &self,
-        state: &State,
-        turn: Turn,
-        targets: &[Pos],
-        kept: &[bool],
-        squares: impl IntoIterator<Item = Pos>,
-    ) -> bool {
-        self.captures_noting(state, turn, targets, kept, squares, None)
-    }
-
-    /// [`Gen::captures_any_of_among`], noting in `footprint` (when given) what the answer
-    /// depends on: the squares tested and what their runs looked at.
-    fn captures_noting(
         &self,
         state: &State,
         turn: Turn,

@@ -129,14 +129,6 @@ impl Steps {
         }
     }
 
-    /// Keeps every step, with room for `capacity` of them.
-    pub fn with_capacity(capacity: usize) -> Steps {
-        Steps {
-            steps: Vec::with_capacity(capacity),
-            ..Steps::default()
-        }
-    }
-
     /// Keeps every step, in `buffer` (emptied first).
     pub fn reusing(mut buffer: Vec<Step>) -> Steps {
         buffer.clear();
