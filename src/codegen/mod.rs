@@ -470,31 +470,31 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, names: &Names, template_na
         .filter(|(_, p)| !p.drops.is_empty())
         .collect();
     w.block("impl Templates for Rules", |w| {
-        let any_moves = !movers.is_empty();
-        signature(w, "piece_moves", ("pos", "Pos"), any_moves);
-        w.block(")", |w| {
-            if !any_moves {
-                return;
-            }
-            w.line("let Some(piece) = state.at(pos) else { return };");
-            w.line("let mut run = Run::for_move(tables, state, turn, pos, None, out);");
-            dispatch_arms(
-                w,
-                "piece.kind",
-                &movers,
-                names,
-                |p| &p.moves,
-                |w, group| {
-                    for template in group {
-                        w.line(format!("run.restart({});", filter(template)));
-                        w.line(format!(
-                            "let _ = self.{}(&mut run);",
-                            template_names[template.template.index()]
-                        ));
-                    }
-                },
-            );
-        });
+        let prefix = if movers.is_empty() { "_" } else { "" };
+        w.block(
+            format!("fn piece_moves(&self, {prefix}run: &mut Run<'_>, {prefix}kind: Kind, {prefix}filter: Filter)"),
+            |w| {
+                if movers.is_empty() {
+                    return;
+                }
+                dispatch_arms(
+                    w,
+                    "kind",
+                    &movers,
+                    names,
+                    |p| &p.moves,
+                    |w, group| {
+                        for template in group {
+                            w.line(format!("run.restart({});", filter(template)));
+                            w.line(format!(
+                                "let _ = self.{}(run);",
+                                template_names[template.template.index()]
+                            ));
+                        }
+                    },
+                );
+            },
+        );
         w.line("");
         let any_drops = !droppers.is_empty();
         signature(w, "drops", ("kind", "Kind"), any_drops);

@@ -31,25 +31,14 @@ pub struct Interpreter {
 }
 
 impl Templates for Interpreter {
-    fn piece_moves(
-        &self,
-        tables: &Tables,
-        state: &State,
-        turn: Turn,
-        pos: Pos,
-        filter: Filter,
-        out: &mut Steps,
-    ) {
-        let Some(piece) = state.at(pos) else { return };
-        // One run for the piece, restarted for each template.
-        let mut run = Run::for_move(tables, state, turn, pos, None, out);
-        for template in &self.game.pieces[piece.kind as usize].moves {
+    fn piece_moves(&self, run: &mut Run<'_>, kind: Kind, filter: Filter) {
+        for template in &self.game.pieces[kind as usize].moves {
             let move_type = template.move_type.map(|t| t.0 as u16);
             if !filter.allows(move_type) {
                 continue;
             }
             run.restart(move_type);
-            let _ = self.block(&self.game.templates[template.template.index()], &mut run);
+            let _ = self.block(&self.game.templates[template.template.index()], run);
         }
     }
 

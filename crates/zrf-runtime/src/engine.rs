@@ -19,17 +19,10 @@ use crate::{Kind, MoveType, PlayerIx, Pos};
 
 /// The code of a game's templates: the interpreter, or generated Rust.
 pub trait Templates {
-    /// Runs the move templates of the piece on `pos` allowed by `filter`, pushing every
-    /// step they add.
-    fn piece_moves(
-        &self,
-        tables: &Tables,
-        state: &State,
-        turn: Turn,
-        pos: Pos,
-        filter: Filter,
-        out: &mut Steps,
-    );
+    /// Runs the move templates of piece type `kind` allowed by `filter` for the piece
+    /// `run` has taken up ([`Run::for_move`], [`Run::take_piece`]), restarting the run
+    /// before each; the steps they add go to the run's output.
+    fn piece_moves(&self, run: &mut Run<'_>, kind: Kind, filter: Filter);
 
     /// Runs the drop templates of piece type `kind` allowed by `filter` at every
     /// position.
@@ -146,14 +139,22 @@ impl<T: Templates> Engine<T> {
 
     /// Every legal complete turn for the player to move.
     pub fn legal_moves(&self, state: &State) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.legal_moves_into(state, &mut moves);
+        moves
+    }
+
+    /// [`Engine::legal_moves`] into `moves` (emptied first), reusing its buffer.
+    pub fn legal_moves_into(&self, state: &State, moves: &mut Vec<Move>) {
+        moves.clear();
         let turn = self.turn(state);
-        let mut moves = self.pseudo_legal(state, turn);
+        self.gen().pseudo_legal_into(state, turn, moves);
         let royal = self.tables.royal.get(turn.player as usize);
         if let Some(royal) = royal.filter(|r| r.contains(&true)) {
             let mut guard = RoyalGuard::new(self, state, turn, royal);
             moves.retain(|m| guard.keeps_royal_safe(self, state, m));
         }
-        moves = self.prioritised(moves);
+        self.prioritise(moves);
         if self.tables.options.maximal_captures {
             let most = moves.iter().map(Move::captures).max().unwrap_or(0);
             moves.retain(|m| m.captures() == most);
@@ -163,7 +164,6 @@ impl<T: Templates> Engine<T> {
             PassTurn::Forced if moves.is_empty() => moves.push(Move::pass()),
             _ => {}
         }
-        moves
     }
 
     /// A candidate turn in `state` on which the legal-move filter for `checkmated` and
@@ -202,10 +202,10 @@ impl<T: Templates> Engine<T> {
 
     /// `move-priorities`: only the turns of the first listed move type that has any;
     /// unlisted types rank below every listed one.
-    fn prioritised(&self, mut moves: Vec<Move>) -> Vec<Move> {
+    fn prioritise(&self, moves: &mut Vec<Move>) {
         let priorities = &self.tables.priorities;
         if priorities.is_empty() || moves.is_empty() {
-            return moves;
+            return;
         }
         let rank = |m: &Move| {
             let t = m.steps.first().and_then(|s| s.move_type);
@@ -214,7 +214,6 @@ impl<T: Templates> Engine<T> {
         };
         let best = moves.iter().map(rank).min().unwrap_or(0);
         moves.retain(|m| rank(m) == best);
-        moves
     }
 
     /// Whether the player to move in `state` could capture a royal piece of `owner`.
@@ -290,14 +289,8 @@ impl<T: Templates> Engine<T> {
                 continue;
             };
             let mut steps = Steps::new();
-            self.templates.piece_moves(
-                &self.tables,
-                state,
-                turn,
-                pos as Pos,
-                Filter::Any,
-                &mut steps,
-            );
+            self.gen()
+                .moves_of_piece(state, turn, pos as Pos, Filter::Any, &mut steps);
             for step in steps.iter() {
                 let outside = step.changes.iter().find(|c| {
                     hit_square(c).is_some_and(|hit| {
@@ -568,6 +561,13 @@ pub struct Gen<'a, T: ?Sized> {
 impl<T: Templates + ?Sized> Gen<'_, T> {
     /// Turns before legality, priorities and passes.
     pub fn pseudo_legal(&self, state: &State, turn: Turn) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.pseudo_legal_into(state, turn, &mut moves);
+        moves
+    }
+
+    /// [`Gen::pseudo_legal`], appended to `moves`.
+    pub fn pseudo_legal_into(&self, state: &State, turn: Turn, moves: &mut Vec<Move>) {
         let filter = match turn.move_type {
             Some(t) => Filter::Type(Some(t)),
             None => Filter::Any,
@@ -575,7 +575,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         let mut first = Steps::reusing(FIRST_STEPS.take());
         self.first_steps(state, turn, filter, &mut first);
         let mut first = first.into_vec();
-        let mut moves = Vec::with_capacity(first.len());
+        moves.reserve(first.len());
         let mut budget = MAX_CHAIN_STEPS;
         let mut scratch = None;
         for step in first.drain(..) {
@@ -589,24 +589,34 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             after.apply_step(self.tables, &step);
             let mut chain = Chain::new();
             chain.push(step);
-            self.extend_chain(after, turn, &mut chain, &mut moves, &mut budget);
+            self.extend_chain(after, turn, &mut chain, moves, &mut budget);
         }
         FIRST_STEPS.set(first);
-        moves
     }
 
     fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Steps) {
+        // One run for the whole position, taking up each piece in turn.
+        let mut run = Run::for_pieces(self.tables, state, turn, out);
         for (pos, piece) in state.board.iter().enumerate() {
-            if piece.is_some_and(|p| p.owner == turn.move_as) {
-                self.templates
-                    .piece_moves(self.tables, state, turn, pos as Pos, filter, out);
+            if let Some(piece) = piece.filter(|p| p.owner == turn.move_as) {
+                run.take_piece(pos as Pos, piece);
+                self.templates.piece_moves(&mut run, piece.kind, filter);
             }
         }
+        drop(run);
         for kind in 0..self.tables.kinds() as Kind {
             if self.templates.has_drops(kind) && state.stock(self.tables, turn.move_as, kind) > 0 {
                 self.templates
                     .drops(self.tables, state, turn, kind, filter, out);
             }
+        }
+    }
+
+    /// Runs the move templates of the piece on `pos`, if any, into `out`.
+    fn moves_of_piece(&self, state: &State, turn: Turn, pos: Pos, filter: Filter, out: &mut Steps) {
+        if let Some(piece) = state.at(pos) {
+            let mut run = Run::for_move(self.tables, state, turn, pos, None, out);
+            self.templates.piece_moves(&mut run, piece.kind, filter);
         }
     }
 
@@ -631,14 +641,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
         *budget -= 1;
         let mut next = Steps::new();
-        self.templates.piece_moves(
-            self.tables,
-            after,
-            turn,
-            last.to,
-            Filter::Type(continue_with),
-            &mut next,
-        );
+        self.moves_of_piece(after, turn, last.to, Filter::Type(continue_with), &mut next);
         if next.is_empty() || self.tables.options.pass_partial {
             out.push(Move::of_chain(chain));
         }
@@ -749,8 +752,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 };
                 if reach.is_none_or(|r| r.may_hit(turn.move_as, piece.kind, pos, targets)) {
                     let steps = steps.get_or_insert_with(new_steps);
-                    self.templates
-                        .piece_moves(self.tables, state, turn, pos, filter, steps);
+                    self.moves_of_piece(state, turn, pos, filter, steps);
                     if hits(steps, &mut budget) {
                         break 'search true;
                     }
@@ -787,6 +789,11 @@ pub trait Game {
 
     fn start(&self) -> Self::State;
     fn legal_moves(&self, state: &Self::State) -> Vec<Self::Move>;
+    /// [`Game::legal_moves`] into `moves` (emptied first), so that a search can keep
+    /// one buffer per depth instead of allocating a list per position.
+    fn legal_moves_into(&self, state: &Self::State, moves: &mut Vec<Self::Move>) {
+        *moves = self.legal_moves(state);
+    }
     fn play(&self, state: &Self::State, mv: &Self::Move) -> Self::State;
     /// The result if the game is over in `state`, given its legal moves.
     fn outcome(&self, state: &Self::State, moves: &[Self::Move]) -> Option<Outcome>;
@@ -804,6 +811,10 @@ impl<T: Templates> Game for Engine<T> {
 
     fn legal_moves(&self, state: &State) -> Vec<Move> {
         Engine::legal_moves(self, state)
+    }
+
+    fn legal_moves_into(&self, state: &State, moves: &mut Vec<Move>) {
+        Engine::legal_moves_into(self, state, moves)
     }
 
     fn play(&self, state: &State, mv: &Move) -> State {

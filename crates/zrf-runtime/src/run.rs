@@ -229,6 +229,26 @@ impl<'a> Run<'a> {
         Run::new(tables, state, turn, pos, Some(pos), held, move_type, out)
     }
 
+    /// A run for the move templates of several pieces, each taken up in turn with
+    /// [`Run::take_piece`] (one run per position instead of one per piece).
+    pub fn for_pieces(tables: &'a Tables, state: &'a State, turn: Turn, out: &'a mut Steps) -> Run<'a> {
+        Run::new(tables, state, turn, NO_POS, None, None, None, out)
+    }
+
+    /// Moves the run to `piece`, standing on `pos`: the templates run next move it.
+    #[inline]
+    pub fn take_piece(&mut self, pos: Pos, piece: Piece) {
+        self.out.note_read(pos);
+        let held = Some((piece, Some(pos)));
+        self.start = (pos, Some(pos), held);
+        self.pos = pos;
+        self.from = Some(pos);
+        self.held = held;
+        if self.leftovers {
+            self.clear_leftovers();
+        }
+    }
+
     /// A run of a drop template of piece type `kind` at `pos`.
     pub fn for_drop(
         tables: &'a Tables,

@@ -8,19 +8,26 @@ use zrf_runtime::{Fnv1a, Game};
 /// Leaf count at `depth`: every complete turn is one edge (a chain of partial moves
 /// counts once). A position where the game is over has no children.
 pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
-    if depth == 0 {
+    let mut move_lists = vec![Vec::new(); depth as usize];
+    perft_reusing(game, state, &mut move_lists)
+}
+
+/// Perft to the depth of `move_lists`, one move list per level, reused by every position
+/// at that level.
+fn perft_reusing<G: Game>(game: &G, state: &G::State, move_lists: &mut [Vec<G::Move>]) -> u64 {
+    let Some((moves, deeper)) = move_lists.split_first_mut() else {
         return 1;
-    }
-    let moves = game.legal_moves(state);
-    if game.outcome(state, &moves).is_some() {
+    };
+    game.legal_moves_into(state, moves);
+    if game.outcome(state, moves).is_some() {
         return 0;
     }
-    if depth == 1 {
+    if deeper.is_empty() {
         return moves.len() as u64;
     }
     moves
         .iter()
-        .map(|mv| perft(game, &game.play(state, mv), depth - 1))
+        .map(|mv| perft_reusing(game, &game.play(state, mv), deeper))
         .sum()
 }
 
