@@ -100,12 +100,12 @@ impl<T: Templates> Replayer<'_, T> {
                 RecordKind::Clear { pos } => self
                     .names
                     .position(pos)
-                    .map(|pos| state.board[pos as usize] = None)
+                    .map(|pos| state.put(pos, None))
                     .map_err(|reason| self.diverge(index, &reason, &state, &[])),
                 RecordKind::Put { player, piece, pos } => self
                     .names
                     .created(player, piece, pos)
-                    .map(|(pos, piece)| state.board[pos as usize] = Some(piece))
+                    .map(|(pos, piece)| state.put(pos, Some(piece)))
                     .map_err(|reason| self.diverge(index, &reason, &state, &[])),
                 RecordKind::Move {
                     turn: number,
@@ -503,40 +503,37 @@ fn apply_record(
     for effect in effects {
         if let Resolved::Movement { from, to, .. } = *effect {
             landing.push((board.at(from), to));
-            after.board[from as usize] = None;
+            after.put(from, None);
         }
     }
     for (piece, to) in landing {
-        after.board[to as usize] = piece;
+        after.put(to, piece);
     }
     for effect in effects {
+        // Every effect but a creation or a capture rewrites the piece on its square.
+        let rewrite = |after: &mut State, pos: Pos, change: &dyn Fn(&mut Piece)| {
+            if let Some(mut piece) = after.at(pos) {
+                change(&mut piece);
+                after.put(pos, Some(piece));
+            }
+        };
         match *effect {
-            Resolved::Create { pos, piece } => after.board[pos as usize] = Some(piece),
-            Resolved::Capture(pos) => after.board[pos as usize] = None,
-            Resolved::ChangeType(pos, kind) => {
-                if let Some(p) = after.board[pos as usize].as_mut() {
-                    p.kind = kind;
-                }
-            }
-            Resolved::ChangeOwner(pos, owner) => {
-                if let Some(p) = after.board[pos as usize].as_mut() {
-                    p.owner = owner;
-                }
-            }
-            Resolved::Flip(pos) => {
-                if let Some(p) = after.board[pos as usize].as_mut() {
-                    p.owner = ((p.owner as usize + 1) % tables.players.len()) as PlayerIx;
-                }
-            }
+            Resolved::Create { pos, piece } => after.put(pos, Some(piece)),
+            Resolved::Capture(pos) => after.put(pos, None),
+            Resolved::ChangeType(pos, kind) => rewrite(&mut after, pos, &|p| p.kind = kind),
+            Resolved::ChangeOwner(pos, owner) => rewrite(&mut after, pos, &|p| p.owner = owner),
+            Resolved::Flip(pos) => rewrite(&mut after, pos, &|p| {
+                p.owner = ((p.owner as usize + 1) % tables.players.len()) as PlayerIx
+            }),
             Resolved::Attribute { pos, index, value } => {
-                if let (Some(p), Some(bit)) =
-                    (after.board[pos as usize].as_mut(), mapping.get(index))
-                {
-                    if value {
-                        p.attributes |= 1 << bit;
-                    } else {
-                        p.attributes &= !(1 << bit);
-                    }
+                if let Some(bit) = mapping.get(index) {
+                    rewrite(&mut after, pos, &|p| {
+                        if value {
+                            p.attributes |= 1 << bit;
+                        } else {
+                            p.attributes &= !(1 << bit);
+                        }
+                    });
                 }
             }
             Resolved::Pass | Resolved::Movement { .. } => {}
@@ -548,7 +545,7 @@ fn apply_record(
 /// The squares where two positions differ, described for a person.
 fn differences(recorded: &State, engine: &State, tables: &zrf_runtime::Tables) -> Vec<String> {
     let mut out = Vec::new();
-    for (pos, (want, have)) in recorded.board.iter().zip(&engine.board).enumerate() {
+    for (pos, (want, have)) in recorded.board().iter().zip(engine.board()).enumerate() {
         if want != have {
             out.push(format!(
                 "{}: the record leaves {}, the engine {}",
@@ -584,7 +581,7 @@ fn describe(state: &State, tables: &zrf_runtime::Tables) -> Vec<String> {
     let mut lines = Vec::new();
     for (owner, player) in tables.players.iter().enumerate() {
         let pieces: Vec<String> = state
-            .board
+            .board()
             .iter()
             .enumerate()
             .filter_map(|(pos, p)| p.filter(|p| p.owner as usize == owner).map(|p| (pos, p)))

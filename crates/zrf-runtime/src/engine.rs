@@ -284,13 +284,11 @@ impl<T: Templates> Engine<T> {
     pub fn reach_violation(&self, state: &State) -> Option<String> {
         let reach = self.tables.reach.as_ref()?;
         let turn = self.turn(state);
-        for (pos, piece) in state.board.iter().enumerate() {
-            let Some(piece) = piece.filter(|p| p.owner == turn.move_as) else {
-                continue;
-            };
+        for pos in state.squares_of(turn.move_as) {
+            let Some(piece) = state.at(pos) else { continue };
             let mut steps = Steps::new();
             self.gen()
-                .moves_of_piece(state, turn, pos as Pos, Filter::Any, &mut steps);
+                .moves_of_piece(state, turn, pos, Filter::Any, &mut steps);
             for step in steps.iter() {
                 let outside = step.changes.iter().find(|c| {
                     hit_square(c).is_some_and(|hit| {
@@ -452,15 +450,15 @@ impl Watched {
             attackers: SmallVec::new(),
             threats: SmallVec::new(),
         };
-        for (pos, piece) in state.board.iter().enumerate() {
-            let Some(piece) = piece else { continue };
-            if piece.owner == owner && royal.get(piece.kind as usize) == Some(&true) {
-                watched.targets.push(pos as Pos);
-            }
-            if piece.owner == attacker {
-                watched.attackers.push(pos as Pos);
-            }
-        }
+        let is_royal = |pos: Pos| {
+            state
+                .at(pos)
+                .is_some_and(|p| royal.get(p.kind as usize) == Some(&true))
+        };
+        watched
+            .targets
+            .extend(state.squares_of(owner).filter(|&pos| is_royal(pos)));
+        watched.attackers.extend(state.squares_of(attacker));
         let threat = |&pos: &Pos| {
             let kind = state.at(pos).map_or(0, |p| p.kind);
             tables
@@ -597,9 +595,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Steps) {
         // One run for the whole position, taking up each piece in turn.
         let mut run = Run::for_pieces(self.tables, state, turn, out);
-        for (pos, piece) in state.board.iter().enumerate() {
-            if let Some(piece) = piece.filter(|p| p.owner == turn.move_as) {
-                run.take_piece(pos as Pos, piece);
+        for pos in state.squares_of(turn.move_as) {
+            if let Some(piece) = state.at(pos) {
+                run.take_piece(pos, piece);
                 self.templates.piece_moves(&mut run, piece.kind, filter);
             }
         }
@@ -666,7 +664,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         targets: &[Pos],
         kept: &[bool],
     ) -> bool {
-        let everywhere = 0..state.board.len() as Pos;
+        let everywhere = 0..state.board().len() as Pos;
         self.captures_any_of_among(state, turn, targets, kept, everywhere, None)
     }
 
@@ -860,11 +858,12 @@ impl AttackGuard {
         // of the mover's pieces there, so that moves that only capture (pawns) count.
         let mut board = run.state.clone();
         if board.at(target).is_none() {
-            board.board[target as usize] = Some(Piece {
+            let stand_in = Piece {
                 kind: 0,
                 owner: mover,
                 attributes: 0,
-            });
+            };
+            board.put(target, Some(stand_in));
         }
         self.depth.set(1);
         let gen = Gen { tables, templates };

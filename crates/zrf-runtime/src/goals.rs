@@ -5,7 +5,7 @@
 //! move for whom no goal fires.
 
 use crate::engine::{Engine, Move, Outcome, Templates};
-use crate::state::{Piece, State};
+use crate::state::State;
 use crate::tables::{GoalCond, GoalKind, PieceRef, Place, Tables, NO_POS};
 use crate::{PlayerIx, Pos};
 
@@ -39,10 +39,9 @@ pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) 
 
 /// `count-condition`: the player with the most pieces on the board wins.
 fn count_outcome(tables: &Tables, state: &State) -> Outcome {
-    let mut counts = vec![0usize; tables.players.len()];
-    for piece in state.board.iter().flatten() {
-        counts[piece.owner as usize] += 1;
-    }
+    let counts: Vec<usize> = (0..tables.players.len() as PlayerIx)
+        .map(|player| state.count_of(player))
+        .collect();
     let best = counts.iter().copied().max().unwrap_or(0);
     let leaders: Vec<usize> = (0..counts.len()).filter(|&p| counts[p] == best).collect();
     match leaders.as_slice() {
@@ -84,13 +83,13 @@ impl<T: Templates> View<'_, T> {
             GoalCond::AbsoluteConfig { pieces, places } => {
                 places.iter().all(|place| match *place {
                     Place::Position(pos) => self.matches_any(pieces, player, pos),
-                    Place::Zone(zone) => (0..state.board.len() as Pos)
+                    Place::Zone(zone) => (0..state.board().len() as Pos)
                         .filter(|&pos| self.tables().in_zone(zone, player, pos))
                         .any(|pos| self.matches_any(pieces, player, pos)),
                 })
             }
             GoalCond::RelativeConfig { first, steps } => {
-                (0..state.board.len() as Pos).any(|start| {
+                (0..state.board().len() as Pos).any(|start| {
                     if !self.matches(*first, player, start) {
                         return false;
                     }
@@ -122,8 +121,7 @@ impl<T: Templates> View<'_, T> {
         }
     }
 
-    /// Whether [`View::piece_count`] is `count`, without counting past it on the board
-    /// (goals usually ask for none left, which the first piece found settles).
+    /// Whether [`View::piece_count`] is `count`.
     fn piece_count_is(
         &self,
         state: &State,
@@ -131,15 +129,7 @@ impl<T: Templates> View<'_, T> {
         kind: Option<crate::Kind>,
         count: usize,
     ) -> bool {
-        let matching =
-            |p: &&Piece| owner.is_none_or(|o| p.owner == o) && kind.is_none_or(|k| p.kind == k);
-        let on_board = state
-            .board
-            .iter()
-            .flatten()
-            .filter(matching)
-            .take(count + 1);
-        on_board.count() <= count && self.piece_count(state, owner, kind) == count
+        self.piece_count(state, owner, kind) == count
     }
 
     /// Whether another player could capture one of `player`'s pieces of these kinds.
@@ -152,12 +142,19 @@ impl<T: Templates> View<'_, T> {
         owner: Option<PlayerIx>,
         kind: Option<crate::Kind>,
     ) -> usize {
-        let on_board = state
-            .board
-            .iter()
-            .flatten()
-            .filter(|p| owner.is_none_or(|o| p.owner == o) && kind.is_none_or(|k| p.kind == k))
-            .count();
+        let players = match owner {
+            Some(player) => player..player + 1,
+            None => 0..self.tables().players.len() as PlayerIx,
+        };
+        let on_board: usize = players
+            .map(|player| match kind {
+                None => state.count_of(player),
+                Some(kind) => state
+                    .squares_of(player)
+                    .filter(|&pos| state.at(pos).is_some_and(|p| p.kind == kind))
+                    .count(),
+            })
+            .sum();
         if !self.tables().options.include_off_pieces {
             return on_board;
         }

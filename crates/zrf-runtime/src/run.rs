@@ -231,7 +231,12 @@ impl<'a> Run<'a> {
 
     /// A run for the move templates of several pieces, each taken up in turn with
     /// [`Run::take_piece`] (one run per position instead of one per piece).
-    pub fn for_pieces(tables: &'a Tables, state: &'a State, turn: Turn, out: &'a mut Steps) -> Run<'a> {
+    pub fn for_pieces(
+        tables: &'a Tables,
+        state: &'a State,
+        turn: Turn,
+        out: &'a mut Steps,
+    ) -> Run<'a> {
         Run::new(tables, state, turn, NO_POS, None, None, None, out)
     }
 

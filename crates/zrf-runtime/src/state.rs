@@ -101,7 +101,12 @@ pub struct History {
 /// A position in play.
 #[derive(Debug)]
 pub struct State {
-    pub board: Vec<Option<Piece>>,
+    /// Written only through [`State::put`] and the step appliers, which keep `occupied`.
+    board: Vec<Option<Piece>>,
+    /// Bit `pos % 64` of word `player * words + pos / 64` is set when a piece of `player`
+    /// stands on `pos`: move generation visits the mover's pieces and goals count them
+    /// without scanning the empty squares.
+    occupied: SmallVec<[u64; 4]>,
     /// `stock[player * kinds + kind]`: pieces off the board, available for drops. Inline
     /// for most games: copying a position then allocates only its board.
     pub stock: SmallVec<[u32; 16]>,
@@ -120,6 +125,7 @@ impl Clone for State {
     fn clone(&self) -> State {
         State {
             board: self.board.clone(),
+            occupied: SmallVec::from_slice(&self.occupied),
             // From a slice: a plain copy, where cloning copies item by item.
             stock: SmallVec::from_slice(&self.stock),
             turn: self.turn,
@@ -134,6 +140,7 @@ impl Clone for State {
     /// many times per generated move list.
     fn clone_from(&mut self, source: &State) {
         self.board.clone_from(&source.board);
+        self.occupied.clone_from(&source.occupied);
         self.stock.clone_from(&source.stock);
         self.turn = source.turn;
         self.last_from = source.last_from;
@@ -148,6 +155,7 @@ impl State {
     /// last captures, reusing the buffers (look-ahead, many times per move list).
     pub(crate) fn copy_position_from(&mut self, source: &State) {
         self.board.clone_from(&source.board);
+        self.occupied.clone_from(&source.occupied);
         self.stock.clone_from(&source.stock);
         self.turn = source.turn;
         self.last_from = source.last_from;
@@ -166,8 +174,10 @@ impl PartialEq for State {
 impl State {
     /// The start position from the setup.
     pub fn start(tables: &Tables) -> State {
+        let words = tables.positions.len().div_ceil(64);
         let mut state = State {
             board: vec![None; tables.positions.len()],
+            occupied: smallvec![0; tables.players.len() * words],
             stock: smallvec![0; tables.players.len() * tables.kinds()],
             turn: 0,
             last_from: None,
@@ -182,12 +192,80 @@ impl State {
                 attributes: tables.pieces[setup.kind as usize].default_attributes,
             };
             for &pos in &setup.positions {
-                state.board[pos as usize] = Some(piece);
+                state.put(pos, Some(piece));
             }
             state.stock[setup.player as usize * tables.kinds() + setup.kind as usize] +=
                 setup.off_board;
         }
         state
+    }
+
+    /// Every square, in position order.
+    #[inline]
+    pub fn board(&self) -> &[Option<Piece>] {
+        &self.board
+    }
+
+    /// Sets what stands on `pos`.
+    pub fn put(&mut self, pos: Pos, piece: Option<Piece>) {
+        let before = std::mem::replace(&mut self.board[pos as usize], piece);
+        if let Some(before) = before {
+            self.vacate(before.owner, pos);
+        }
+        if let Some(piece) = piece {
+            self.occupy(piece.owner, pos);
+        }
+    }
+
+    /// Takes the piece off `pos`.
+    #[inline]
+    fn take(&mut self, pos: Pos) -> Option<Piece> {
+        let piece = self.board[pos as usize].take();
+        if let Some(piece) = piece {
+            self.vacate(piece.owner, pos);
+        }
+        piece
+    }
+
+    #[inline]
+    fn words(&self) -> usize {
+        self.board.len().div_ceil(64)
+    }
+
+    #[inline]
+    fn occupy(&mut self, owner: PlayerIx, pos: Pos) {
+        let word = owner as usize * self.words() + pos as usize / 64;
+        self.occupied[word] |= 1 << (pos % 64);
+    }
+
+    #[inline]
+    fn vacate(&mut self, owner: PlayerIx, pos: Pos) {
+        let word = owner as usize * self.words() + pos as usize / 64;
+        self.occupied[word] &= !(1 << (pos % 64));
+    }
+
+    /// The squares of `player`'s pieces, in position order.
+    #[inline]
+    pub fn squares_of(&self, player: PlayerIx) -> impl Iterator<Item = Pos> + '_ {
+        let words = self.words();
+        let own = self
+            .occupied
+            .get(player as usize * words..(player as usize + 1) * words)
+            .unwrap_or(&[]);
+        Squares {
+            words: own,
+            base: 0,
+            next_base: 0,
+            bits: 0,
+        }
+    }
+
+    /// How many pieces `player` has on the board.
+    pub fn count_of(&self, player: PlayerIx) -> usize {
+        let words = self.words();
+        self.occupied
+            .get(player as usize * words..(player as usize + 1) * words)
+            .map_or(0, |own| own.iter().map(|w| w.count_ones() as usize).sum())
     }
 
     #[inline]
@@ -287,7 +365,7 @@ impl State {
             }
             [Change::Move { from, to }, Change::Capture { pos }] => {
                 self.move_piece(tables, from, to);
-                if let Some(taken) = self.board[pos as usize].take() {
+                if let Some(taken) = self.take(pos) {
                     self.removed(tables, taken);
                 }
                 return;
@@ -303,9 +381,13 @@ impl State {
 
     #[inline]
     fn move_piece(&mut self, tables: &Tables, from: Pos, to: Pos) {
-        let piece = self.board[from as usize].take();
-        if let Some(taken) = std::mem::replace(&mut self.board[to as usize], piece) {
+        let piece = self.take(from);
+        if let Some(taken) = self.take(to) {
             self.removed(tables, taken);
+        }
+        if let Some(piece) = piece {
+            self.board[to as usize] = Some(piece);
+            self.occupy(piece.owner, to);
         }
     }
 
@@ -336,14 +418,14 @@ impl State {
             .collect();
         for change in changes {
             if let Change::Move { from, .. } = *change {
-                self.board[from as usize] = None;
+                self.take(from);
             }
         }
         for (piece, to) in moving {
-            if let Some(occupant) = self.board[to as usize].take() {
+            if let Some(occupant) = self.take(to) {
                 removed.push(occupant);
             }
-            self.board[to as usize] = piece;
+            self.put(to, piece);
         }
         // 2. Captures, creations, type and owner changes. A piece changed in this step
         //    cannot also be captured in it: Zillions records one change per piece.
@@ -352,15 +434,16 @@ impl State {
             match *change {
                 Change::Capture { pos } => {
                     if !changed.contains(&pos) {
-                        if let Some(piece) = self.board[pos as usize].take() {
+                        if let Some(piece) = self.take(pos) {
                             removed.push(piece);
                         }
                     }
                 }
                 Change::Create { pos, piece } => {
-                    if let Some(occupant) = self.board[pos as usize].replace(piece) {
+                    if let Some(occupant) = self.take(pos) {
                         removed.push(occupant);
                     }
+                    self.put(pos, Some(piece));
                 }
                 Change::ChangeType { pos, kind } => {
                     if let Some(piece) = &mut self.board[pos as usize] {
@@ -369,15 +452,15 @@ impl State {
                     }
                 }
                 Change::ChangeOwner { pos, owner } => {
-                    if let Some(piece) = &mut self.board[pos as usize] {
-                        piece.owner = owner;
+                    if let Some(piece) = self.at(pos) {
+                        self.put(pos, Some(Piece { owner, ..piece }));
                         changed.push(pos);
                     }
                 }
                 Change::Flip { pos } => {
-                    if let Some(piece) = &mut self.board[pos as usize] {
-                        piece.owner =
-                            ((piece.owner as usize + 1) % tables.players.len()) as PlayerIx;
+                    if let Some(piece) = self.at(pos) {
+                        let owner = ((piece.owner as usize + 1) % tables.players.len()) as PlayerIx;
+                        self.put(pos, Some(Piece { owner, ..piece }));
                         changed.push(pos);
                     }
                 }
@@ -406,5 +489,34 @@ impl State {
                 }
             }
         }
+    }
+}
+
+/// The squares whose bits are set in a run of words, lowest first.
+struct Squares<'a> {
+    /// The words not yet started.
+    words: &'a [u64],
+    /// The square of bit 0 of the current word, and of the next one.
+    base: Pos,
+    next_base: Pos,
+    /// What is left of the current word.
+    bits: u64,
+}
+
+impl Iterator for Squares<'_> {
+    type Item = Pos;
+
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        while self.bits == 0 {
+            let (&first, rest) = self.words.split_first()?;
+            self.words = rest;
+            self.bits = first;
+            self.base = self.next_base;
+            self.next_base += 64;
+        }
+        let bit = self.bits.trailing_zeros();
+        self.bits &= self.bits - 1;
+        Some(self.base + bit)
     }
 }

@@ -71,7 +71,7 @@ fn man(owner: u8) -> Piece {
 fn board(tables: &Tables, pieces: &[(u32, Piece)]) -> State {
     let mut state = State::start(tables);
     for &(pos, piece) in pieces {
-        state.board[pos as usize] = Some(piece);
+        state.put(pos, Some(piece));
     }
     state
 }
@@ -99,7 +99,7 @@ fn a_pushed_row_moves_as_one() {
             Change::Move { from: 2, to: 3 },
         ]),
     );
-    assert_eq!(state.board[..4], [None, Some(a), Some(b), Some(c)]);
+    assert_eq!(state.board()[..4], [None, Some(a), Some(b), Some(c)]);
     assert!(state.last_captured.is_empty());
 }
 
@@ -112,7 +112,7 @@ fn a_move_then_a_capture_ends_as_the_three_passes_leave_it_wherever_the_capture_
         let apply = |changes: Vec<Change>| {
             let mut state = start.clone();
             state.apply_step(&tables, &step(changes));
-            (state.board, state.last_captured)
+            (state.board().to_vec(), state.last_captured)
         };
         let (movement, taking) = (
             Change::Move { from: 0, to: 2 },
@@ -137,7 +137,7 @@ fn the_destination_occupant_is_removed_whoever_owns_it() {
     let tables = row(3);
     let mut state = board(&tables, &[(0, man(0)), (1, man(0))]);
     state.apply_step(&tables, &step(vec![Change::Move { from: 0, to: 1 }]));
-    assert_eq!(state.board[..2], [None, Some(man(0))]);
+    assert_eq!(state.board()[..2], [None, Some(man(0))]);
     assert_eq!(state.last_captured[..], [man(0)]);
 }
 
@@ -152,7 +152,7 @@ fn a_piece_changed_in_a_step_cannot_also_be_captured_in_it() {
             Change::Capture { pos: 1 },
         ]),
     );
-    assert_eq!(state.board[1].map(|p| p.kind), Some(1));
+    assert_eq!(state.board()[1].map(|p| p.kind), Some(1));
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn attributes_land_on_the_piece_standing_there_after_the_move() {
             Change::Move { from: 0, to: 2 },
         ]),
     );
-    assert_eq!(state.board[2].map(|p| p.attributes), Some(0));
+    assert_eq!(state.board()[2].map(|p| p.attributes), Some(0));
     state.apply_step(
         &tables,
         &step(vec![
@@ -183,7 +183,7 @@ fn attributes_land_on_the_piece_standing_there_after_the_move() {
             },
         ]),
     );
-    assert_eq!(state.board[1].map(|p| p.attributes), Some(1));
+    assert_eq!(state.board()[1].map(|p| p.attributes), Some(1));
 }
 
 #[test]
@@ -292,9 +292,13 @@ fn position_hashes_tell_pieces_attributes_stocks_and_the_mover_apart() {
     let one = board(&tables, &[(0, man(0))]);
     assert_eq!(hash(&one), hash(&board(&tables, &[(0, man(0))])));
     let mut marked = one.clone();
-    if let Some(piece) = &mut marked.board[0] {
-        piece.attributes = 1;
-    }
+    marked.put(
+        0,
+        Some(Piece {
+            attributes: 1,
+            ..man(0)
+        }),
+    );
     let mut stocked = one.clone();
     stocked.stock[0] = 1;
     let mut other_mover = one.clone();
@@ -354,5 +358,84 @@ fn a_restart_forgets_what_the_template_before_left_behind() {
         drop(run);
         let changes: Vec<Vec<Change>> = out.iter().map(|s| s.changes.to_vec()).collect();
         assert_eq!(changes, [vec![Change::Move { from: 0, to: 1 }]], "{what}");
+    }
+}
+
+#[test]
+fn the_squares_of_each_player_follow_every_kind_of_change() {
+    // 70 squares: the piece sets span two words.
+    let tables = row(70);
+    let mut state = board(
+        &tables,
+        &[(0, man(0)), (63, man(0)), (64, man(1)), (69, man(1))],
+    );
+    let king = |owner| Piece {
+        kind: 1,
+        ..man(owner)
+    };
+    let steps = [
+        vec![Change::Move { from: 63, to: 65 }],
+        vec![
+            Change::Move { from: 65, to: 66 },
+            Change::Capture { pos: 64 },
+        ],
+        vec![Change::Move { from: 0, to: 69 }],
+        vec![
+            Change::Move { from: 69, to: 68 },
+            Change::Move { from: 68, to: 67 },
+        ],
+        vec![
+            Change::Place {
+                pos: 1,
+                piece: man(1),
+            },
+            Change::Capture { pos: 66 },
+        ],
+        vec![
+            Change::Create {
+                pos: 1,
+                piece: king(0),
+            },
+            Change::ChangeOwner { pos: 68, owner: 1 },
+        ],
+        vec![
+            Change::Flip { pos: 1 },
+            Change::ChangeType { pos: 68, kind: 0 },
+        ],
+        vec![Change::Move { from: 1, to: 1 }, Change::Flip { pos: 68 }],
+    ];
+    let squares = |state: &State, player: u8| -> Vec<u32> {
+        let board = state.board().iter().enumerate();
+        board
+            .filter(|(_, p)| p.is_some_and(|p| p.owner == player))
+            .map(|(pos, _)| pos as u32)
+            .collect()
+    };
+    let mut seen = Vec::new();
+    for changes in steps {
+        state.apply_step(&tables, &step(changes));
+        for player in 0..2 {
+            let kept: Vec<u32> = state.squares_of(player).collect();
+            assert_eq!(kept, squares(&state, player));
+            assert_eq!(state.count_of(player), kept.len());
+        }
+        seen.push((squares(&state, 0), squares(&state, 1)));
+    }
+    state.put(68, None);
+    assert_eq!(state.squares_of(0).count(), 0);
+    assert_eq!(state.squares_of(1).collect::<Vec<_>>(), vec![1]);
+    // What the steps left, so that a step that did nothing fails the test too.
+    let expected: [(&[u32], &[u32]); 8] = [
+        (&[0, 65], &[64, 69]),
+        (&[0, 66], &[69]),
+        (&[66, 69], &[]),
+        (&[66, 68], &[]),
+        (&[68], &[1]),
+        (&[1], &[68]),
+        (&[], &[1, 68]),
+        (&[68], &[1]),
+    ];
+    for (got, (own, other)) in seen.iter().zip(expected) {
+        assert_eq!((got.0.as_slice(), got.1.as_slice()), (own, other));
     }
 }
