@@ -725,6 +725,7 @@ impl<'a> Run<'a> {
     /// `add` and its family: one step per promotion choice (or one, with `promote`
     /// empty); `copy` leaves the piece on its square too; `continue_with` makes the step
     /// partial.
+    #[inline]
     pub fn add(&mut self, promote: &[Kind], copy: bool, continue_with: Option<Option<MoveType>>) {
         if let (true, [], false, Some((_, Some(from)))) =
             (self.pending.is_empty(), promote, copy, self.held)
@@ -749,6 +750,18 @@ impl<'a> Run<'a> {
             }
             return;
         }
+        self.add_with_changes(promote, copy, continue_with);
+    }
+
+    /// [`Run::add`] of any other step (pending changes, promotions, copies, drops): out
+    /// of line, so that the common case inlined into every template stays small.
+    #[inline(never)]
+    fn add_with_changes(
+        &mut self,
+        promote: &[Kind],
+        copy: bool,
+        continue_with: Option<Option<MoveType>>,
+    ) {
         let mut changes = std::mem::take(&mut self.pending);
         // A held piece goes to the current square; once set down by `to`, the step ends
         // where `to` put it.
