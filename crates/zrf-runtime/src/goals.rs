@@ -129,10 +129,15 @@ impl<T: Templates> View<'_, T> {
         kind: Option<crate::Kind>,
         count: usize,
     ) -> bool {
+        // The usual goal, a player with no pieces left, needs no counting.
+        if let (0, Some(player), None, false) =
+            (count, owner, kind, self.tables().options.include_off_pieces)
+        {
+            return !state.has_pieces(player);
+        }
         self.piece_count(state, owner, kind) == count
     }
 
-    /// Whether another player could capture one of `player`'s pieces of these kinds.
     /// Pieces of `owner` (any owner when `None`) and of `kind` (any when `None`) on the
     /// board, and off it too under `include off-pieces` (DarkRiders.zsg: with that
     /// option North, whose pieces all start off the board, has not lost at the start).
@@ -172,6 +177,7 @@ impl<T: Templates> View<'_, T> {
         on_board + off_board as usize
     }
 
+    /// Whether another player could capture one of `player`'s pieces of these kinds.
     fn attacked(&self, player: PlayerIx, kinds: &[crate::Kind]) -> bool {
         let tables = self.tables();
         let mut royal = vec![false; tables.kinds()];

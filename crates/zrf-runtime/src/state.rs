@@ -247,25 +247,31 @@ impl State {
     /// The squares of `player`'s pieces, in position order.
     #[inline]
     pub fn squares_of(&self, player: PlayerIx) -> impl Iterator<Item = Pos> + '_ {
-        let words = self.words();
-        let own = self
-            .occupied
-            .get(player as usize * words..(player as usize + 1) * words)
-            .unwrap_or(&[]);
         Squares {
-            words: own,
+            words: self.own_words(player),
             base: 0,
             next_base: 0,
             bits: 0,
         }
     }
 
+    /// Whether `player` has a piece on the board.
+    pub fn has_pieces(&self, player: PlayerIx) -> bool {
+        self.own_words(player).iter().any(|&word| word != 0)
+    }
+
     /// How many pieces `player` has on the board.
     pub fn count_of(&self, player: PlayerIx) -> usize {
+        let own = self.own_words(player).iter();
+        own.map(|word| word.count_ones() as usize).sum()
+    }
+
+    /// The words of `occupied` that hold `player`'s squares.
+    #[inline]
+    fn own_words(&self, player: PlayerIx) -> &[u64] {
         let words = self.words();
-        self.occupied
-            .get(player as usize * words..(player as usize + 1) * words)
-            .map_or(0, |own| own.iter().map(|w| w.count_ones() as usize).sum())
+        let start = player as usize * words;
+        self.occupied.get(start..start + words).unwrap_or(&[])
     }
 
     #[inline]
