@@ -9,7 +9,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 
 use crate::goals;
 use crate::run::{hit_square, hits_any, Footprint, Loc, Run, Steps};
@@ -579,7 +579,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         for step in first.drain(..) {
             if step.continue_with.is_none() {
                 moves.push(Move {
-                    steps: smallvec![step],
+                    steps: TurnSteps::from_buf([step]),
                 });
                 continue;
             }

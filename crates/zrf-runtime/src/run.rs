@@ -191,8 +191,9 @@ pub struct Run<'a> {
     /// Read through the predicates, which note what the run looks at.
     pub(crate) state: &'a State,
     pub turn: Turn,
-    /// The current position.
-    pub pos: Pos,
+    /// The current position: always a square of the board while a template runs
+    /// (steps off the board fail instead of moving there).
+    pub(crate) pos: Pos,
     from: Option<Pos>,
     to: Option<Pos>,
     /// The piece the template moves, and the square it is taken from (none for drops).
@@ -400,10 +401,10 @@ impl<'a> Run<'a> {
         match loc {
             Loc::Here => self.pos,
             Loc::Pos(p) => p,
-            Loc::Dir(d) => self.tables.link(self.pos, self.direction(d)),
+            Loc::Dir(d) => self.tables.link_of_square(self.pos, self.direction(d)),
             Loc::Opposite(d) => self
                 .opposite(d)
-                .map_or(NO_POS, |o| self.tables.link(self.pos, o)),
+                .map_or(NO_POS, |o| self.tables.link_of_square(self.pos, o)),
         }
     }
 

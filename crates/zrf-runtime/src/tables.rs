@@ -173,6 +173,13 @@ impl Tables {
         if pos == NO_POS {
             return NO_POS;
         }
+        self.link_of_square(pos, dir)
+    }
+
+    /// [`Tables::link`] from a square known to be on the board (a template run's
+    /// current square): one test fewer on the hottest path.
+    #[inline]
+    pub(crate) fn link_of_square(&self, pos: Pos, dir: Dir) -> Pos {
         self.links[pos as usize * self.directions.len() + dir as usize]
     }
 
