@@ -75,9 +75,11 @@ pub fn write_package(
     let manifest = manifest(options, &description)
         + "\n\
            # One optimisation unit with the runtime: its primitives inline into the templates.\n\
+           # A panic is a bug that ends the engine: no unwinding paths around the hot loops.\n\
            [profile.release]\n\
            lto = true\n\
-           codegen-units = 1\n";
+           codegen-units = 1\n\
+           panic = \"abort\"\n";
     let library = options.name.replace('-', "_");
     let files = [
         (dir.join("Cargo.toml"), manifest),
