@@ -288,7 +288,7 @@ impl<T: Templates> Engine<T> {
             let Some(piece) = state.at(pos) else { continue };
             let mut steps = Steps::new();
             self.gen()
-                .moves_of_piece(state, turn, pos, Filter::Any, &mut steps);
+                .moves_of_piece(state, turn, pos, Filter::ANY, &mut steps);
             for step in steps.iter() {
                 let outside = step.changes.iter().find(|c| {
                     hit_square(c).is_some_and(|hit| {
@@ -567,8 +567,8 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     /// [`Gen::pseudo_legal`], appended to `moves`.
     pub fn pseudo_legal_into(&self, state: &State, turn: Turn, moves: &mut Vec<Move>) {
         let filter = match turn.move_type {
-            Some(t) => Filter::Type(Some(t)),
-            None => Filter::Any,
+            Some(t) => Filter::only(Some(t)),
+            None => Filter::ANY,
         };
         let mut first = Steps::reusing(FIRST_STEPS.take());
         self.first_steps(state, turn, filter, &mut first);
@@ -639,7 +639,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
         *budget -= 1;
         let mut next = Steps::new();
-        self.moves_of_piece(after, turn, last.to, Filter::Type(continue_with), &mut next);
+        self.moves_of_piece(after, turn, last.to, Filter::only(continue_with), &mut next);
         if next.is_empty() || self.tables.options.pass_partial {
             out.push(Move::of_chain(chain));
         }
@@ -685,8 +685,8 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             return false;
         }
         let filter = match turn.move_type {
-            Some(t) => Filter::Type(Some(t)),
-            None => Filter::Any,
+            Some(t) => Filter::only(Some(t)),
+            None => Filter::ANY,
         };
         // Piece by piece, stopping at the first capture: most queries (is this move
         // legal?) find none, and should not build every turn to learn it, nor keep the

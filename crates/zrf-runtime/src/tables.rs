@@ -112,22 +112,27 @@ pub struct Options {
     pub include_off_pieces: bool,
 }
 
-/// Which templates a run may use.
+/// Which templates a run may use: every template, or only those listed under one move
+/// type (`None`: only untyped templates). One number, so that the test before each run
+/// of templates is two comparisons with constants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Filter {
-    /// Every template (an unrestricted turn).
-    Any,
-    /// Only templates listed under this move type (`None`: only untyped templates).
-    Type(Option<MoveType>),
-}
+pub struct Filter(u32);
 
 impl Filter {
+    /// Every template (an unrestricted turn).
+    pub const ANY: Filter = Filter(u32::MAX);
+    /// The code of untyped templates: above every move type.
+    const UNTYPED: u32 = MoveType::MAX as u32 + 1;
+
+    /// Only templates of this move type (`None`: only untyped templates).
+    #[inline]
+    pub fn only(move_type: Option<MoveType>) -> Filter {
+        Filter(move_type.map_or(Filter::UNTYPED, u32::from))
+    }
+
     #[inline]
     pub fn allows(self, template_type: Option<MoveType>) -> bool {
-        match self {
-            Filter::Any => true,
-            Filter::Type(t) => t == template_type,
-        }
+        self == Filter::ANY || self == Filter::only(template_type)
     }
 }
 
