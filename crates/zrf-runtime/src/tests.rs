@@ -439,3 +439,19 @@ fn the_squares_of_each_player_follow_every_kind_of_change() {
         assert_eq!((got.0.as_slice(), got.1.as_slice()), (own, other));
     }
 }
+
+#[test]
+fn a_filter_allows_every_template_or_only_those_of_its_move_type() {
+    use crate::Filter;
+    let cases = [
+        (Filter::ANY, [true, true, true, true]),
+        (Filter::only(None), [true, false, false, false]),
+        (Filter::only(Some(0)), [false, true, false, false]),
+        (Filter::only(Some(1)), [false, false, true, false]),
+        (Filter::only(Some(u16::MAX)), [false, false, false, true]),
+    ];
+    for (filter, expected) in cases {
+        let allowed = [None, Some(0), Some(1), Some(u16::MAX)].map(|t| filter.allows(t));
+        assert_eq!(allowed, expected, "{filter:?}");
+    }
+}
