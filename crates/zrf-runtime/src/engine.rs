@@ -324,8 +324,8 @@ struct RoyalGuard<'a> {
     /// those of the position before, plus the ones the candidate changed.
     before: Watched,
     /// The attack test on the position before (as if the next player moved there), and
-    /// what its answer depends on: it holds after every candidate that changes none of
-    /// those squares and brings no attacker.
+    /// what its answer depends on (with the royal squares): it holds after every
+    /// candidate that changes none of those squares and brings no attacker.
     attacked_before: bool,
     footprint: Footprint,
     /// The position after the candidate under test; made when first needed.
@@ -351,6 +351,9 @@ impl<'a> RoyalGuard<'a> {
             before.threats.iter().copied(),
             Some(&mut footprint),
         );
+        for &target in &before.targets {
+            footprint.note(target);
+        }
         RoyalGuard {
             royal,
             reply,
@@ -372,6 +375,13 @@ impl<'a> RoyalGuard<'a> {
         if self.decided_before(state, mv) {
             return !self.attacked_before;
         }
+        self.test_after(engine, state, mv)
+    }
+
+    /// The attack test on the position after `mv`. Out of line: most candidates are
+    /// decided before, and the loop over them stays small.
+    #[inline(never)]
+    fn test_after<T: Templates>(&mut self, engine: &Engine<T>, state: &State, mv: &Move) -> bool {
         let after = self.after.get_or_insert_with(|| state.clone());
         engine.apply_into(state, mv, after);
         let (before, probe) = (&self.before, &mut self.probe);
@@ -396,8 +406,7 @@ impl RoyalGuard<'_> {
         let [step] = &mv.steps[..] else {
             return false;
         };
-        let untouched =
-            |pos: Pos| !self.footprint.contains(pos) && !self.before.targets.contains(&pos);
+        let untouched = |pos: Pos| !self.footprint.contains(pos);
         step.changes.iter().all(|change| match *change {
             Change::Move { from, to } => {
                 untouched(from)
