@@ -539,9 +539,9 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, names: &Names, template_na
     });
 }
 
-/// The head of a [`zrf_runtime::Templates`] method up to its body; `subject` is the
-/// parameter naming what runs (a square or a piece type). Unused parameters (a game
-/// without moves or drops) are `_`-prefixed.
+/// The head of a [`zrf_runtime::Templates`] method that makes its own runs (`drops`) up
+/// to its body; `subject` is the parameter naming what runs. Unused parameters (a game
+/// without drops) are `_`-prefixed.
 fn signature(w: &mut RustWriter, method: &str, subject: (&str, &str), used: bool) {
     let prefix = if used { "" } else { "_" };
     w.line(format!("fn {method}("));

@@ -232,16 +232,26 @@ impl State {
         self.board.len().div_ceil(64)
     }
 
+    /// The word and bit of `pos` among `owner`'s squares (none for an owner who is not
+    /// one of the game's players: such a piece is on the board but no player's).
+    #[inline]
+    fn square_bit(&mut self, owner: PlayerIx, pos: Pos) -> Option<(&mut u64, u64)> {
+        let word = owner as usize * self.words() + pos as usize / 64;
+        Some((self.occupied.get_mut(word)?, 1 << (pos % 64)))
+    }
+
     #[inline]
     fn occupy(&mut self, owner: PlayerIx, pos: Pos) {
-        let word = owner as usize * self.words() + pos as usize / 64;
-        self.occupied[word] |= 1 << (pos % 64);
+        if let Some((word, bit)) = self.square_bit(owner, pos) {
+            *word |= bit;
+        }
     }
 
     #[inline]
     fn vacate(&mut self, owner: PlayerIx, pos: Pos) {
-        let word = owner as usize * self.words() + pos as usize / 64;
-        self.occupied[word] &= !(1 << (pos % 64));
+        if let Some((word, bit)) = self.square_bit(owner, pos) {
+            *word &= !bit;
+        }
     }
 
     /// The squares of `player`'s pieces, in position order.
