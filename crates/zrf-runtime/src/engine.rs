@@ -575,10 +575,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
 
     /// [`Gen::pseudo_legal`], appended to `moves`.
     pub fn pseudo_legal_into(&self, state: &State, turn: Turn, moves: &mut Vec<Move>) {
-        let filter = match turn.move_type {
-            Some(t) => Filter::only(Some(t)),
-            None => Filter::ANY,
-        };
+        let filter = turn.filter();
         let mut first = Steps::reusing(FIRST_STEPS.take());
         self.first_steps(state, turn, filter, &mut first);
         let mut first = first.into_vec();
@@ -693,10 +690,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         if targets.is_empty() {
             return false;
         }
-        let filter = match turn.move_type {
-            Some(t) => Filter::only(Some(t)),
-            None => Filter::ANY,
-        };
+        let filter = turn.filter();
         // Piece by piece, stopping at the first capture: most queries (is this move
         // legal?) find none, and should not build every turn to learn it, nor keep the
         // steps that cannot hit a target.
@@ -905,11 +899,6 @@ fn position_copy<'s>(scratch: &'s mut Option<State>, state: &State) -> &'s mut S
             copy.copy_position_from(state);
             copy
         }
-        None => {
-            let mut copy = state.clone();
-            copy.last_captured.clear();
-            copy.history = None;
-            scratch.insert(copy)
-        }
+        None => scratch.insert(state.position_clone()),
     }
 }

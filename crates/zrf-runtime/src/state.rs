@@ -125,8 +125,8 @@ impl Clone for State {
     fn clone(&self) -> State {
         State {
             board: self.board.clone(),
+            // From slices: a plain copy, where cloning copies item by item.
             occupied: SmallVec::from_slice(&self.occupied),
-            // From a slice: a plain copy, where cloning copies item by item.
             stock: SmallVec::from_slice(&self.stock),
             turn: self.turn,
             last_from: self.last_from,
@@ -151,6 +151,14 @@ impl Clone for State {
 }
 
 impl State {
+    /// A copy of the position alone: no history, no last captures (look-ahead).
+    pub(crate) fn position_clone(&self) -> State {
+        let mut copy = self.clone();
+        copy.last_captured.clear();
+        copy.history = None;
+        copy
+    }
+
     /// Makes this scratch state a copy of `source`'s position, without its history or
     /// last captures, reusing the buffers (look-ahead, many times per move list).
     pub(crate) fn copy_position_from(&mut self, source: &State) {

@@ -22,6 +22,17 @@ pub struct Turn {
     pub move_type: Option<MoveType>,
 }
 
+impl Turn {
+    /// The templates this turn may use: those of its move type, or all when it has none.
+    #[inline]
+    pub fn filter(self) -> Filter {
+        match self.move_type {
+            Some(t) => Filter::only(Some(t)),
+            None => Filter::ANY,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct PieceInfo {
     pub name: String,
