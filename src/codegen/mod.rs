@@ -470,39 +470,26 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, names: &Names, template_na
         .filter(|(_, p)| !p.drops.is_empty())
         .collect();
     w.block("impl Templates for Rules", |w| {
-        let prefix = if movers.is_empty() { "_" } else { "" };
-        w.block(
-            format!("fn piece_moves(&self, {prefix}run: &mut Run<'_>, {prefix}kind: Kind, {prefix}filter: Filter)"),
-            |w| {
-                if movers.is_empty() {
-                    return;
-                }
-                dispatch_arms(
-                    w,
-                    "kind",
-                    &movers,
-                    names,
-                    |p| &p.moves,
-                    |w, group| {
-                        for template in group {
-                            w.line(format!("run.restart({});", filter(template)));
-                            w.line(format!(
-                                "let _ = self.{}(run);",
-                                template_names[template.template.index()]
-                            ));
-                        }
-                    },
-                );
-            },
-        );
+        templates_method(w, "piece_moves", !movers.is_empty(), |w| {
+            dispatch_arms(
+                w,
+                "kind",
+                &movers,
+                names,
+                |p| &p.moves,
+                |w, group| {
+                    for template in group {
+                        w.line(format!("run.restart({});", filter(template)));
+                        w.line(format!(
+                            "let _ = self.{}(run);",
+                            template_names[template.template.index()]
+                        ));
+                    }
+                },
+            );
+        });
         w.line("");
-        let any_drops = !droppers.is_empty();
-        signature(w, "drops", ("kind", "Kind"), any_drops);
-        w.block(")", |w| {
-            if !any_drops {
-                return;
-            }
-            w.line("let mut run = Run::for_drop(tables, state, turn, 0, kind, None, out);");
+        templates_method(w, "drops", !droppers.is_empty(), |w| {
             dispatch_arms(
                 w,
                 "kind",
@@ -511,10 +498,10 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, names: &Names, template_na
                 |p| &p.drops,
                 |w, group| {
                     for template in group {
-                        w.block("for pos in 0..tables.positions.len() as Pos", |w| {
+                        w.block("for pos in 0..run.tables.positions.len() as Pos", |w| {
                             w.line(format!("run.restart_drop_at(pos, {});", filter(template)));
                             w.line(format!(
-                                "let _ = self.{}(&mut run);",
+                                "let _ = self.{}(run);",
                                 template_names[template.template.index()]
                             ));
                         });
@@ -539,25 +526,24 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, names: &Names, template_na
     });
 }
 
-/// The head of a [`zrf_runtime::Templates`] method that makes its own runs (`drops`) up
-/// to its body; `subject` is the parameter naming what runs. Unused parameters (a game
-/// without drops) are `_`-prefixed.
-fn signature(w: &mut RustWriter, method: &str, subject: (&str, &str), used: bool) {
+/// A [`zrf_runtime::Templates`] method running templates on the run it is given, with
+/// `body` when the game has such templates (`used`); otherwise empty, its parameters
+/// `_`-prefixed.
+fn templates_method(
+    w: &mut RustWriter,
+    method: &str,
+    used: bool,
+    body: impl FnOnce(&mut RustWriter),
+) {
     let prefix = if used { "" } else { "_" };
-    w.line(format!("fn {method}("));
-    w.indent();
-    w.line("&self,");
-    for (name, ty) in [
-        ("tables", "&Tables"),
-        ("state", "&State"),
-        ("turn", "Turn"),
-        subject,
-        ("filter", "Filter"),
-        ("out", "&mut Steps"),
-    ] {
-        w.line(format!("{prefix}{name}: {ty},"));
-    }
-    w.dedent();
+    let head = format!(
+        "fn {method}(&self, {prefix}run: &mut Run<'_>, {prefix}kind: Kind, {prefix}filter: Filter)"
+    );
+    w.block(head, |w| {
+        if used {
+            body(w);
+        }
+    });
 }
 
 /// Runs of consecutive templates of the same move type: one filter test each.

@@ -2,10 +2,7 @@
 //! [`Tables`] and runs its templates by walking the IR, driving the runtime's [`Run`]:
 //! every rule primitive is the runtime's, shared with generated code.
 
-use zrf_runtime::{
-    AttackGuard, Engine, Fail, Filter, Kind, Loc, Pos, Run, State, StepResult, Steps, Tables,
-    Templates, Turn,
-};
+use zrf_runtime::{AttackGuard, Engine, Fail, Filter, Kind, Loc, Pos, Run, StepResult, Templates};
 
 use crate::ir::{self, AddKind, Block, Cond, Dir, GoTarget, Stmt, TablesError};
 
@@ -42,24 +39,15 @@ impl Templates for Interpreter {
         }
     }
 
-    fn drops(
-        &self,
-        tables: &Tables,
-        state: &State,
-        turn: Turn,
-        kind: Kind,
-        filter: Filter,
-        out: &mut Steps,
-    ) {
-        let mut run = Run::for_drop(tables, state, turn, 0, kind, None, out);
+    fn drops(&self, run: &mut Run<'_>, kind: Kind, filter: Filter) {
         for template in &self.game.pieces[kind as usize].drops {
             let move_type = template.move_type.map(|t| t.0 as u16);
             if !filter.allows(move_type) {
                 continue;
             }
-            for pos in 0..tables.positions.len() as Pos {
+            for pos in 0..run.tables.positions.len() as Pos {
                 run.restart_drop_at(pos, move_type);
-                let _ = self.block(&self.game.templates[template.template.index()], &mut run);
+                let _ = self.block(&self.game.templates[template.template.index()], run);
             }
         }
     }

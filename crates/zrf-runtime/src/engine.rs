@@ -24,17 +24,10 @@ pub trait Templates {
     /// before each; the steps they add go to the run's output.
     fn piece_moves(&self, run: &mut Run<'_>, kind: Kind, filter: Filter);
 
-    /// Runs the drop templates of piece type `kind` allowed by `filter` at every
-    /// position.
-    fn drops(
-        &self,
-        tables: &Tables,
-        state: &State,
-        turn: Turn,
-        kind: Kind,
-        filter: Filter,
-        out: &mut Steps,
-    );
+    /// Runs the drop templates of piece type `kind` allowed by `filter` for the piece
+    /// `run` holds ([`Run::for_drop`]), at every position in turn
+    /// ([`Run::restart_drop_at`]); the steps they add go to the run's output.
+    fn drops(&self, run: &mut Run<'_>, kind: Kind, filter: Filter);
 
     /// Whether piece type `kind` has drop templates at all.
     fn has_drops(&self, kind: Kind) -> bool;
@@ -610,8 +603,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         drop(run);
         for kind in 0..self.tables.kinds() as Kind {
             if self.templates.has_drops(kind) && state.stock(self.tables, turn.move_as, kind) > 0 {
-                self.templates
-                    .drops(self.tables, state, turn, kind, filter, out);
+                self.drops_of(state, turn, kind, filter, out);
             }
         }
     }
@@ -622,6 +614,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             let mut run = Run::for_move(self.tables, state, turn, pos, None, out);
             self.templates.piece_moves(&mut run, piece.kind, filter);
         }
+    }
+
+    /// Runs the drop templates of piece type `kind` into `out`.
+    fn drops_of(&self, state: &State, turn: Turn, kind: Kind, filter: Filter, out: &mut Steps) {
+        let mut run = Run::for_drop(self.tables, state, turn, 0, kind, None, out);
+        self.templates.drops(&mut run, kind, filter);
     }
 
     /// Completes a chain whose last step is partial, pushing every complete turn.
@@ -767,8 +765,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 seen = Footprint::EVERYTHING;
                 if state.stock(self.tables, turn.move_as, kind) > 0 {
                     let steps = steps.get_or_insert_with(new_steps);
-                    self.templates
-                        .drops(self.tables, state, turn, kind, filter, steps);
+                    self.drops_of(state, turn, kind, filter, steps);
                     if hits(steps, &mut budget) {
                         break 'search true;
                     }
