@@ -127,6 +127,7 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                     w.line("REACH.to_vec(),");
                 }),
             }
+            w.line("derived: Derived::default(),");
         });
     });
     emit_reach_words(w, tables);

@@ -183,6 +183,7 @@ impl Names {
 /// Runtime items generated code may use; only those the code names are imported.
 const RUNTIME_ITEMS: &[&str] = &[
     "AttackGuard",
+    "Derived",
     "Dir",
     "Engine",
     "Fail",

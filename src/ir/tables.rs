@@ -3,8 +3,8 @@
 //! so that the two cannot disagree.
 
 use zrf_runtime::{
-    Fnv1a, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place, Player, Setup,
-    Tables, Turn, Zobrist, NO_POS,
+    Derived, Fnv1a, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place,
+    Player, Setup, Tables, Turn, Zobrist, NO_POS,
 };
 
 use crate::ir;
@@ -163,6 +163,7 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
             game.attributes.len(),
         ),
         reach: None,
+        derived: Derived::default(),
     };
     tables.reach = super::reach::reach(game, &tables);
     Ok(tables)

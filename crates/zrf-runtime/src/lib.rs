@@ -38,8 +38,8 @@ pub use reach::Reach;
 pub use run::{Fail, Footprint, Loc, Run, StepResult, Steps};
 pub use state::{Change, Changes, Piece, State, Step};
 pub use tables::{
-    Filter, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place, Player, Setup,
-    Tables, Turn, NO_POS,
+    Derived, Filter, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place,
+    Player, Setup, Tables, Turn, NO_POS,
 };
 
 /// A board position: an index into [`Tables::positions`].

@@ -188,6 +188,14 @@ pub struct Run<'a> {
     pub tables: &'a Tables,
     /// The moving player's view of each direction (`symmetry`).
     symmetry: &'a [Dir],
+    /// The board as the moving player goes on it: links with `symmetry` applied, and
+    /// its zones (see [`crate::PlayerView`]).
+    links: &'a [Pos],
+    directions: usize,
+    zones: &'a [u64],
+    zone_words: usize,
+    /// The players that take turns (see [`Tables::active_players`]).
+    active: [u64; 4],
     /// Read through the predicates, which note what the run looks at.
     pub(crate) state: &'a State,
     pub turn: Turn,
@@ -296,12 +304,18 @@ impl<'a> Run<'a> {
         move_type: Option<MoveType>,
         out: &'a mut Steps,
     ) -> Run<'a> {
+        let view = tables.player_view(turn.move_as);
         Run {
             tables,
             symmetry: tables
                 .symmetry
                 .get(turn.move_as as usize)
                 .map_or(&[], Vec::as_slice),
+            links: &view.links,
+            directions: tables.directions.len(),
+            zones: &view.zones,
+            zone_words: view.words,
+            active: tables.active_players(),
             state,
             turn,
             pos,
@@ -395,16 +409,29 @@ impl<'a> Run<'a> {
             .flatten()
     }
 
+    /// The square one step from the current one in the mover's direction `dir`, or
+    /// [`NO_POS`].
+    #[inline]
+    fn link(&self, dir: Dir) -> Pos {
+        let at = self.pos as usize * self.directions + dir as usize;
+        self.links.get(at).copied().unwrap_or(NO_POS)
+    }
+
+    #[inline]
+    fn is_active(&self, player: PlayerIx) -> bool {
+        crate::tables::is_active_in(&self.active, player)
+    }
+
     /// The square a location names, or [`NO_POS`].
     #[inline]
     pub fn resolve(&self, loc: Loc) -> Pos {
         match loc {
             Loc::Here => self.pos,
             Loc::Pos(p) => p,
-            Loc::Dir(d) => self.tables.link_of_square(self.pos, self.direction(d)),
+            Loc::Dir(d) => self.link(d),
             Loc::Opposite(d) => self
                 .opposite(d)
-                .map_or(NO_POS, |o| self.tables.link_of_square(self.pos, o)),
+                .map_or(NO_POS, |o| self.tables.link(self.pos, o)),
         }
     }
 
@@ -493,13 +520,13 @@ impl<'a> Run<'a> {
     #[inline]
     pub fn enemy(&self, loc: Loc) -> bool {
         self.look(self.resolve(loc))
-            .is_some_and(|p| p.owner != self.mover() && self.tables.is_active(p.owner))
+            .is_some_and(|p| p.owner != self.mover() && self.is_active(p.owner))
     }
 
     #[inline]
     pub fn neutral(&self, loc: Loc) -> bool {
         self.look(self.resolve(loc))
-            .is_some_and(|p| !self.tables.is_active(p.owner))
+            .is_some_and(|p| !self.is_active(p.owner))
     }
 
     #[inline]
@@ -509,7 +536,9 @@ impl<'a> Run<'a> {
 
     #[inline]
     pub fn in_zone(&self, zone: u16, loc: Loc) -> bool {
-        self.tables.in_zone(zone, self.mover(), self.resolve(loc))
+        let pos = self.resolve(loc);
+        let at = zone as usize * self.zone_words + pos as usize / 64;
+        pos != NO_POS && self.zones.get(at).is_some_and(|w| w >> (pos % 64) & 1 == 1)
     }
 
     #[inline]
@@ -572,7 +601,7 @@ impl<'a> Run<'a> {
         pos != NO_POS
             && (0..self.tables.directions.len() as Dir).any(|d| {
                 self.look(self.tables.link(pos, d))
-                    .is_some_and(|p| p.owner != self.mover() && self.tables.is_active(p.owner))
+                    .is_some_and(|p| p.owner != self.mover() && self.is_active(p.owner))
             })
     }
 

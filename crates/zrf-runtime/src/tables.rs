@@ -1,6 +1,8 @@
 //! The static description of a game: topology, players, turn order, pieces, goals,
 //! options. Built once by the interpreter from the IR, or emitted as data by generated code.
 
+use std::sync::OnceLock;
+
 use crate::random::Zobrist;
 use crate::reach::Reach;
 use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
@@ -181,6 +183,80 @@ pub struct Tables {
     /// Where pieces' moves can take effect; `None` when not worked out (too large a
     /// game), and then the attack test runs every piece.
     pub reach: Option<Reach>,
+    /// Worked out from the fields above on first use (build with `Derived::default()`):
+    /// the topology and zones must not change after a move has been generated.
+    pub derived: Derived,
+}
+
+/// Lookups a template run makes at every step, each worked out once per player from
+/// [`Tables`] so that a step or a zone test is one index: the player's symmetry folded
+/// into the links, and its zones laid side by side.
+#[derive(Clone, Debug, Default)]
+pub struct Derived(OnceLock<Lookups>);
+
+#[derive(Clone, Debug)]
+struct Lookups {
+    views: Vec<PlayerView>,
+    /// Bit `p % 64` of word `p / 64`: player `p` takes turns.
+    active: [u64; 4],
+}
+
+/// The board as one player moves on it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PlayerView {
+    /// `links[pos * directions + dir]`: the link in the direction the player's `dir`
+    /// means, or [`NO_POS`].
+    pub(crate) links: Vec<Pos>,
+    /// `zones[zone * words + pos / 64]`: the player's zone membership bits.
+    pub(crate) zones: Vec<u64>,
+    /// Words per zone.
+    pub(crate) words: usize,
+}
+
+impl Lookups {
+    fn new(tables: &Tables) -> Lookups {
+        let directions = tables.directions.len();
+        let words = tables.positions.len().div_ceil(64);
+        let views = (0..tables.players.len())
+            .map(|player| {
+                let symmetry = tables.symmetry.get(player).map_or(&[][..], Vec::as_slice);
+                let links = tables
+                    .links
+                    .chunks(directions.max(1))
+                    .flat_map(|row| {
+                        (0..directions).map(|dir| {
+                            let actual = symmetry.get(dir).map_or(dir, |&d| d as usize);
+                            row.get(actual).copied().unwrap_or(NO_POS)
+                        })
+                    })
+                    .collect();
+                let zones = tables
+                    .zones
+                    .iter()
+                    .flat_map(|zone| {
+                        let bits = zone.get(player).map_or(&[][..], Vec::as_slice);
+                        (0..words).map(|w| bits.get(w).copied().unwrap_or(0))
+                    })
+                    .collect();
+                PlayerView {
+                    links,
+                    zones,
+                    words,
+                }
+            })
+            .collect();
+        let mut active = [0u64; 4];
+        for turn in &tables.turns {
+            active[turn.player as usize / 64] |= 1 << (turn.player % 64);
+        }
+        Lookups { views, active }
+    }
+}
+
+/// Whether player `player` takes turns, in the bits of [`Tables::active_players`].
+#[inline]
+pub(crate) fn is_active_in(active: &[u64; 4], player: PlayerIx) -> bool {
+    active[player as usize / 64] >> (player % 64) & 1 == 1
 }
 
 impl Tables {
@@ -189,13 +265,6 @@ impl Tables {
         if pos == NO_POS {
             return NO_POS;
         }
-        self.link_of_square(pos, dir)
-    }
-
-    /// [`Tables::link`] from a square known to be on the board (a template run's
-    /// current square): one test fewer on the hottest path.
-    #[inline]
-    pub(crate) fn link_of_square(&self, pos: Pos, dir: Dir) -> Pos {
         self.links[pos as usize * self.directions.len() + dir as usize]
     }
 
@@ -246,7 +315,27 @@ impl Tables {
     /// Players that take turns; the others are neutral.
     #[inline]
     pub fn is_active(&self, player: PlayerIx) -> bool {
-        self.turns.iter().any(|t| t.player == player)
+        is_active_in(&self.active_players(), player)
+    }
+
+    fn lookups(&self) -> &Lookups {
+        self.derived.0.get_or_init(|| Lookups::new(self))
+    }
+
+    /// The players that take turns, as bits (see [`is_active_in`]).
+    #[inline]
+    pub fn active_players(&self) -> [u64; 4] {
+        self.lookups().active
+    }
+
+    /// The board as `player` moves on it; empty for a player the tables do not list.
+    pub(crate) fn player_view(&self, player: PlayerIx) -> &PlayerView {
+        static NONE: PlayerView = PlayerView {
+            links: Vec::new(),
+            zones: Vec::new(),
+            words: 0,
+        };
+        self.lookups().views.get(player as usize).unwrap_or(&NONE)
     }
 
     #[inline]

@@ -1,7 +1,7 @@
 //! The rule primitives on a tiny board: a row of squares `p0 .. pN` linked east/west.
 
 use crate::state::{Change, Piece, State, Step};
-use crate::tables::{Options, PieceInfo, Player, Tables, Turn, NO_POS};
+use crate::tables::{Derived, Options, PieceInfo, Player, Tables, Turn, NO_POS};
 use crate::{Footprint, Loc, Run, Steps, Zobrist};
 
 fn row(squares: u32) -> Tables {
@@ -57,6 +57,7 @@ fn row(squares: u32) -> Tables {
         royal: vec![vec![false; 2]; 2],
         zobrist: Zobrist::new(7, squares as usize, 2, 2, 1),
         reach: None,
+        derived: Derived::default(),
     }
 }
 
@@ -221,6 +222,44 @@ fn symmetry_turns_directions_for_the_second_player() {
     // "e" for player B is west.
     assert!(run.step(0).is_ok());
     assert_eq!(run.pos, 0);
+    assert!(run.step(0).is_err());
+}
+
+#[test]
+fn each_player_tests_its_own_zones_and_a_player_without_turns_is_neutral() {
+    // Two words of squares, two zones: "far" is p65 for A and p1 for B; "home" is p0 for
+    // A only. A third player, N, has no turn.
+    let mut tables = row(70);
+    let bits = |squares: &[u32]| {
+        let mut words = vec![0u64; 2];
+        for &p in squares {
+            words[p as usize / 64] |= 1 << (p % 64);
+        }
+        words
+    };
+    tables.zones = vec![vec![bits(&[65]), bits(&[1])], vec![bits(&[0])]];
+    tables.players.push(Player {
+        name: "N".into(),
+        random: false,
+    });
+    let state = board(&tables, &[(64, man(0)), (2, man(1)), (66, man(2)), (3, man(0))]);
+    let mut out = Steps::new();
+    let mut run = Run::for_move(&tables, &state, tables.turns[0], 64, None, &mut out);
+    assert!(run.step(0).is_ok());
+    assert_eq!(run.pos, 65);
+    assert_eq!((run.in_zone(0, Loc::Here), run.in_zone(1, Loc::Here)), (true, false));
+    assert!(!run.in_zone(0, Loc::Pos(1)));
+    assert!(run.in_zone(1, Loc::Pos(0)));
+    assert_eq!((run.enemy(Loc::Dir(0)), run.neutral(Loc::Dir(0))), (false, true));
+    assert!(run.enemy(Loc::Pos(2)));
+    let mut run = Run::for_move(&tables, &state, tables.turns[1], 2, None, &mut out);
+    // "e" for player B is west.
+    assert!(run.step(0).is_ok());
+    assert_eq!(run.pos, 1);
+    assert_eq!((run.in_zone(0, Loc::Here), run.in_zone(1, Loc::Here)), (true, false));
+    assert!(!run.in_zone(0, Loc::Pos(65)));
+    assert!(run.enemy(Loc::Pos(3)) && !run.enemy(Loc::Pos(66)));
+    assert!(run.step(0).is_ok());
     assert!(run.step(0).is_err());
 }
 
