@@ -377,15 +377,15 @@ impl<'a> RoyalGuard<'a> {
     fn test_after<T: Templates>(&mut self, engine: &Engine<T>, state: &State, mv: &Move) -> bool {
         let after = self.after.get_or_insert_with(|| state.clone());
         engine.apply_into(state, mv, after);
-        let (before, probe) = (&self.before, &mut self.probe);
-        before.after_move(after, mv, self.royal, probe);
-        let still_watched = before.attackers_to_test(probe);
+        let (watched, probe) = (&self.before, &mut self.probe);
+        watched.after_move(state, after, mv, self.royal, probe);
+        let still_watched = watched.attackers_to_test(state, probe);
         !engine.gen().captures_any_of_among(
             after,
             self.reply,
-            before.targets(probe),
+            watched.targets(probe),
             self.royal,
-            still_watched.iter().chain(&probe.new_attackers).copied(),
+            still_watched.chain(probe.new_attackers.iter().copied()),
             None,
         )
     }
@@ -416,14 +416,13 @@ impl RoyalGuard<'_> {
 
 /// The squares an attack test looks at, found once for a position and carried over to
 /// the position after each candidate move, so that testing a candidate does not scan
-/// the board: the royal pieces of the side that may be attacked, the pieces of the
-/// attacker, and among those the threats, whose reach includes a royal square.
+/// the board: the royal pieces of the side that may be attacked, and the threats, the
+/// attacker's pieces whose reach includes a royal square.
 struct Watched {
     owner: PlayerIx,
     attacker: PlayerIx,
     targets: SmallVec<[Pos; 4]>,
-    /// Ascending, and so are the threats.
-    attackers: SmallVec<[Pos; 32]>,
+    /// Ascending.
     threats: SmallVec<[Pos; 8]>,
 }
 
@@ -445,38 +444,44 @@ impl Watched {
         attacker: PlayerIx,
         royal: &[bool],
     ) -> Watched {
-        let mut watched = Watched {
-            owner,
-            attacker,
-            targets: SmallVec::new(),
-            attackers: SmallVec::new(),
-            threats: SmallVec::new(),
-        };
         let is_royal = |pos: Pos| {
             state
                 .at(pos)
                 .is_some_and(|p| royal.get(p.kind as usize) == Some(&true))
         };
-        watched
-            .targets
-            .extend(state.squares_of(owner).filter(|&pos| is_royal(pos)));
-        watched.attackers.extend(state.squares_of(attacker));
-        let threat = |&pos: &Pos| {
-            let kind = state.at(pos).map_or(0, |p| p.kind);
-            tables
-                .reach
-                .as_ref()
-                .is_none_or(|r| r.may_hit(attacker, kind, pos, &watched.targets))
+        let targets: SmallVec<[Pos; 4]> =
+            state.squares_of(owner).filter(|&p| is_royal(p)).collect();
+        let attackers = state.squares_of(attacker);
+        let threats = match &tables.reach {
+            None => attackers.collect(),
+            Some(reach) => {
+                let reach = reach.toward(attacker, &targets);
+                let kind_at = |pos: Pos| state.at(pos).map_or(0, |p| p.kind);
+                attackers
+                    .filter(|&pos| reach.may_hit(kind_at(pos), pos))
+                    .collect()
+            }
         };
-        watched.threats = watched.attackers.iter().copied().filter(threat).collect();
-        watched
+        Watched {
+            owner,
+            attacker,
+            targets,
+            threats,
+        }
     }
 
-    /// What to test in `after`, the position after `mv` from the scanned one. Only the
-    /// squares `mv` changed can hold something new; while the royal squares stay the
-    /// same, an attacker that was no threat is still none (reach depends only on the
-    /// piece and its square). Most moves change neither, and build nothing.
-    fn after_move(&self, after: &State, mv: &Move, royal: &[bool], out: &mut Probe) {
+    /// What to test in `after`, the position after `mv` from `before`, the scanned one.
+    /// Only the squares `mv` changed can hold something new; while the royal squares
+    /// stay the same, an attacker that was no threat is still none (reach depends only
+    /// on the piece and its square). Most moves change neither, and build nothing.
+    fn after_move(
+        &self,
+        before: &State,
+        after: &State,
+        mv: &Move,
+        royal: &[bool],
+        out: &mut Probe,
+    ) {
         let royal_at = |pos: Pos| {
             after
                 .at(pos)
@@ -506,8 +511,16 @@ impl Watched {
             });
         }
         if !out.new_attackers.is_empty() {
-            let watched = self.attackers_to_test(out);
-            out.new_attackers.retain(|pos| !watched.contains(pos));
+            let (attacker, same_targets) = (self.attacker, out.same_targets);
+            let threats = &self.threats;
+            out.new_attackers.retain(|pos| {
+                let tested = if same_targets {
+                    threats.contains(pos)
+                } else {
+                    before.is_owned_by(*pos, attacker)
+                };
+                !tested
+            });
         }
     }
 
@@ -520,14 +533,20 @@ impl Watched {
         }
     }
 
-    /// The attackers of the position before that the probe must still test (in
-    /// ascending order); the probe's new attackers come after them.
-    fn attackers_to_test(&self, probe: &Probe) -> &[Pos] {
-        if probe.same_targets {
-            &self.threats
+    /// The attackers of `before`, the scanned position, that the probe must still test
+    /// (in ascending order): the threats, or every attacker once a royal piece moved.
+    /// The probe's new attackers come after them.
+    fn attackers_to_test<'s>(
+        &'s self,
+        before: &'s State,
+        probe: &Probe,
+    ) -> impl Iterator<Item = Pos> + 's {
+        let (threats, all) = if probe.same_targets {
+            (&self.threats[..], None)
         } else {
-            &self.attackers
-        }
+            (&[][..], Some(before.squares_of(self.attacker)))
+        };
+        threats.iter().copied().chain(all.into_iter().flatten())
     }
 }
 

@@ -1,6 +1,8 @@
 //! Where each piece's moves can take effect, so that the attack test (is a royal piece
 //! capturable?) runs only the pieces that could reach it.
 
+use smallvec::SmallVec;
+
 use crate::{Kind, PlayerIx, Pos};
 
 /// Per moving player, piece type and square: the squares a move of that piece could
@@ -59,8 +61,49 @@ impl Reach {
         })
     }
 
+    /// [`Reach::may_hit`] for one player and fixed targets, asked of many pieces: the
+    /// targets' words and bits are worked out once.
+    pub fn toward(&self, player: PlayerIx, targets: &[Pos]) -> ReachToward<'_> {
+        ReachToward {
+            reach: self,
+            first_slot: player as usize * self.kinds,
+            marks: targets
+                .iter()
+                .map(|&t| (t as usize / 64, 1 << (t % 64)))
+                .collect(),
+        }
+    }
+
     /// The raw tables, in the order [`Reach::new`] takes them (for code generation).
     pub fn parts(&self) -> (&[bool], &[u64]) {
         (&self.bounded, &self.bits)
+    }
+}
+
+/// [`Reach::toward`]: whether a piece could hit one of the targets.
+pub struct ReachToward<'a> {
+    reach: &'a Reach,
+    first_slot: usize,
+    /// Per target: its word in a reach bitset, and its bit there.
+    marks: SmallVec<[(usize, u64); 4]>,
+}
+
+impl ReachToward<'_> {
+    /// Whether a move of a `kind` piece standing on `from` could remove a piece from
+    /// one of the targets.
+    #[inline]
+    pub fn may_hit(&self, kind: Kind, from: Pos) -> bool {
+        let reach = self.reach;
+        let slot = self.first_slot + kind as usize;
+        if !reach.bounded.get(slot).copied().unwrap_or(false) {
+            return true;
+        }
+        let start = (slot * reach.positions + from as usize) * reach.words;
+        let Some(set) = reach.bits.get(start..start + reach.words) else {
+            return true;
+        };
+        self.marks
+            .iter()
+            .any(|&(word, bit)| set.get(word).is_some_and(|w| w & bit != 0))
     }
 }

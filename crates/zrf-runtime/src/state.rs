@@ -284,6 +284,15 @@ impl State {
         own.map(|word| word.count_ones() as usize).sum()
     }
 
+    /// Whether a piece of `player` stands on `pos`.
+    #[inline]
+    pub fn is_owned_by(&self, pos: Pos, player: PlayerIx) -> bool {
+        let word = pos as usize / 64;
+        self.own_words(player)
+            .get(word)
+            .is_some_and(|w| w >> (pos % 64) & 1 == 1)
+    }
+
     /// The words of `occupied` that hold `player`'s squares.
     #[inline]
     fn own_words(&self, player: PlayerIx) -> &[u64] {
