@@ -7,13 +7,12 @@
 //! turns that leave a royal piece capturable, and a pass is added when the options allow.
 
 use std::cell::Cell;
-use std::rc::Rc;
 
 use smallvec::SmallVec;
 
 use crate::goals;
 use crate::run::{hit_square, hits_any, Footprint, Loc, Run, Steps};
-use crate::state::{Change, History, Piece, State, Step};
+use crate::state::{Change, Piece, State, Step};
 use crate::tables::{Filter, PassTurn, Tables, Turn, NO_POS};
 use crate::{Kind, MoveType, PlayerIx, Pos};
 
@@ -240,8 +239,7 @@ impl<T: Templates> Engine<T> {
 
     /// The position after a turn.
     pub fn play(&self, state: &State, mv: &Move) -> State {
-        let mut next = state.clone();
-        next.last_captured.clear();
+        let mut next = state.successor(&self.tables);
         for step in &mv.steps {
             next.apply_step(&self.tables, step);
         }
@@ -250,24 +248,14 @@ impl<T: Templates> Engine<T> {
             next.last_to = None;
         }
         next.turn += 1;
-        // The history holds every position of the game, this one included; a position
-        // set up from scratch gets its entry when the first move is played from it.
-        let previous = state.history.clone().unwrap_or_else(|| {
-            Rc::new(History {
-                hash: state.position_hash(&self.tables),
-                previous: None,
-            })
-        });
         let mut changed: SmallVec<[Pos; 8]> = SmallVec::new();
         for_each_changed_square(mv, |pos| {
             if !changed.contains(&pos) {
                 changed.push(pos);
             }
         });
-        next.history = Some(Rc::new(History {
-            hash: next.hash_from(&self.tables, state, previous.hash, &changed),
-            previous: Some(previous),
-        }));
+        let hash = next.hash_from(&self.tables, state, state.hash(&self.tables), &changed);
+        next.set_hash(hash);
         next
     }
 

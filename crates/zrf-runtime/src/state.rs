@@ -1,5 +1,6 @@
 //! Positions of a game in play, and moves as change lists applied in Zillions' order.
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use smallvec::{smallvec, SmallVec};
@@ -116,23 +117,24 @@ pub struct State {
     pub last_to: Option<Pos>,
     /// Pieces captured by the last move (for `captured` goals).
     pub last_captured: SmallVec<[Piece; 4]>,
-    /// Hashes of this position (when it was reached by [`crate::Engine::play`]) and
-    /// those before it, for repetition.
-    pub history: Option<Rc<History>>,
+    /// For repetition, when this position was reached by [`crate::Engine::play`]: its
+    /// hash, and the positions before it.
+    hash: Option<u64>,
+    previous: Option<Rc<History>>,
+    /// This position as an entry of its successors' history: made when a move is first
+    /// played from it, so that positions never played from (a search's leaves) make
+    /// none.
+    entry: OnceCell<Rc<History>>,
 }
 
 impl Clone for State {
     fn clone(&self) -> State {
         State {
-            board: self.board.clone(),
-            // From slices: a plain copy, where cloning copies item by item.
-            occupied: SmallVec::from_slice(&self.occupied),
-            stock: SmallVec::from_slice(&self.stock),
-            turn: self.turn,
-            last_from: self.last_from,
-            last_to: self.last_to,
             last_captured: SmallVec::from_slice(&self.last_captured),
-            history: self.history.clone(),
+            hash: self.hash,
+            previous: self.previous.clone(),
+            entry: self.entry.clone(),
+            ..self.position_clone()
         }
     }
 
@@ -146,17 +148,66 @@ impl Clone for State {
         self.last_from = source.last_from;
         self.last_to = source.last_to;
         self.last_captured.clone_from(&source.last_captured);
-        self.history.clone_from(&source.history);
+        self.hash = source.hash;
+        self.previous.clone_from(&source.previous);
+        self.entry.clone_from(&source.entry);
     }
 }
 
 impl State {
     /// A copy of the position alone: no history, no last captures (look-ahead).
     pub(crate) fn position_clone(&self) -> State {
-        let mut copy = self.clone();
-        copy.last_captured.clear();
-        copy.history = None;
-        copy
+        State {
+            board: self.board.clone(),
+            // From slices: a plain copy, where cloning copies item by item.
+            occupied: SmallVec::from_slice(&self.occupied),
+            stock: SmallVec::from_slice(&self.stock),
+            turn: self.turn,
+            last_from: self.last_from,
+            last_to: self.last_to,
+            last_captured: SmallVec::new(),
+            hash: None,
+            previous: None,
+            entry: OnceCell::new(),
+        }
+    }
+
+    fn forget_history(&mut self) {
+        self.hash = None;
+        self.previous = None;
+        self.entry = OnceCell::new();
+    }
+
+    /// The copy of this position a move is played on: its history is this position and
+    /// the ones before it; the last captures are the move's own.
+    pub(crate) fn successor(&self, tables: &Tables) -> State {
+        let entry = self.entry.get_or_init(|| {
+            Rc::new(History {
+                hash: self.hash(tables),
+                previous: self.previous.clone(),
+            })
+        });
+        State {
+            previous: Some(entry.clone()),
+            ..self.position_clone()
+        }
+    }
+
+    /// Sets the hash of a position made by [`State::successor`].
+    pub(crate) fn set_hash(&mut self, hash: u64) {
+        self.hash = Some(hash);
+    }
+
+    /// [`State::position_hash`], known without working it out when the position was
+    /// reached by play.
+    pub fn hash(&self, tables: &Tables) -> u64 {
+        self.hash.unwrap_or_else(|| self.position_hash(tables))
+    }
+
+    /// The hash kept along the game, worked out from the position before and the
+    /// squares the move changed: `None` unless the position was reached by play.
+    pub fn played_hash(&self) -> Option<u64> {
+        self.hash
     }
 
     /// Makes this scratch state a copy of `source`'s position, without its history or
@@ -169,7 +220,7 @@ impl State {
         self.last_from = source.last_from;
         self.last_to = source.last_to;
         self.last_captured.clear();
-        self.history = None;
+        self.forget_history();
     }
 }
 
@@ -191,7 +242,9 @@ impl State {
             last_from: None,
             last_to: None,
             last_captured: SmallVec::new(),
-            history: None,
+            hash: None,
+            previous: None,
+            entry: OnceCell::new(),
         };
         for setup in &tables.setup {
             let piece = Piece {
@@ -372,11 +425,8 @@ impl State {
 
     /// How many times this position occurred, this time included.
     pub fn occurrences(&self, tables: &Tables) -> usize {
-        // A played position heads its own history, with its hash.
-        let (hash, mut node) = match &self.history {
-            Some(head) => (head.hash, head.previous.as_deref()),
-            None => (self.position_hash(tables), None),
-        };
+        let hash = self.hash(tables);
+        let mut node = self.previous.as_deref();
         let mut count = 1;
         while let Some(h) = node {
             count += usize::from(h.hash == hash);
