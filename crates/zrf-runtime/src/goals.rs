@@ -62,16 +62,27 @@ impl<T: Templates> View<'_, T> {
         &self.engine.tables
     }
 
+    /// The usual conditions, tested after every move, inline in the loop over the goals;
+    /// the others out of line.
+    #[inline]
     fn holds(&self, cond: &GoalCond, player: PlayerIx) -> bool {
-        let state = self.state;
         match cond {
             GoalCond::PiecesRemaining { count, kind } => {
-                self.piece_count_is(state, Some(player), *kind, *count as usize)
+                self.piece_count_is(self.state, Some(player), *kind, *count as usize)
             }
+            GoalCond::Stalemated => player == self.to_move && self.moves.is_empty(),
+            _ => self.holds_otherwise(cond, player),
+        }
+    }
+
+    #[inline(never)]
+    fn holds_otherwise(&self, cond: &GoalCond, player: PlayerIx) -> bool {
+        let state = self.state;
+        match cond {
+            GoalCond::PiecesRemaining { .. } | GoalCond::Stalemated => self.holds(cond, player),
             GoalCond::TotalPieceCount { count, kind } => {
                 self.piece_count_is(state, None, *kind, *count as usize)
             }
-            GoalCond::Stalemated => player == self.to_move && self.moves.is_empty(),
             GoalCond::Repetition => player == self.to_move && state.occurrences(self.tables()) >= 3,
             GoalCond::Checkmated(kinds) => {
                 player == self.to_move && self.moves.is_empty() && self.attacked(player, kinds)
@@ -122,6 +133,7 @@ impl<T: Templates> View<'_, T> {
     }
 
     /// Whether [`View::piece_count`] is `count`.
+    #[inline]
     fn piece_count_is(
         &self,
         state: &State,
@@ -141,6 +153,7 @@ impl<T: Templates> View<'_, T> {
     /// Pieces of `owner` (any owner when `None`) and of `kind` (any when `None`) on the
     /// board, and off it too under `include off-pieces` (DarkRiders.zsg: with that
     /// option North, whose pieces all start off the board, has not lost at the start).
+    #[inline(never)]
     fn piece_count(
         &self,
         state: &State,
