@@ -204,8 +204,15 @@ impl<T: Templates> Engine<T> {
             t.and_then(|t| priorities.iter().position(|&p| p == t))
                 .unwrap_or(priorities.len())
         };
-        let best = moves.iter().map(rank).min().unwrap_or(0);
-        moves.retain(|m| rank(m) == best);
+        let mut ranks = moves.iter().map(rank);
+        let first = ranks.next().unwrap_or(0);
+        let (best, mixed) = ranks.fold((first, false), |(best, mixed), r| {
+            (best.min(r), mixed || r != first)
+        });
+        // Most positions offer moves of one type only: nothing to drop.
+        if mixed {
+            moves.retain(|m| rank(m) == best);
+        }
     }
 
     /// Whether the player to move in `state` could capture a royal piece of `owner`.
