@@ -36,9 +36,10 @@ pub trait Templates {
 pub type TurnSteps = SmallVec<[Step; 1]>;
 
 thread_local! {
-    /// The buffer of first steps, kept between move generations (a nested generation,
-    /// from an attack test, finds it taken and makes its own).
-    static FIRST_STEPS: Cell<Vec<Step>> = const { Cell::new(Vec::new()) };
+    /// The buffer for the turns after a partial one while its chains are followed, kept
+    /// between move generations (a nested generation, from an attack test, finds it
+    /// taken and makes its own).
+    static AFTER_PARTIAL: Cell<Vec<Move>> = const { Cell::new(Vec::new()) };
 }
 
 /// The steps of a turn being completed (partial moves rarely chain more than a few).
@@ -61,6 +62,24 @@ impl Move {
         Move {
             steps: chain.iter().cloned().collect(),
         }
+    }
+
+    #[inline]
+    pub(crate) fn of_step(step: Step) -> Move {
+        Move {
+            steps: TurnSteps::from_buf([step]),
+        }
+    }
+
+    /// The step of a one-step turn (`None` for any other).
+    pub(crate) fn into_single_step(self) -> Option<Step> {
+        let [step] = self.steps.into_inner().ok()?;
+        Some(step)
+    }
+
+    /// Whether the turn's last step is partial: the turn is not complete yet.
+    fn is_partial(&self) -> bool {
+        self.steps.last().is_some_and(|s| s.continue_with.is_some())
     }
 
     pub fn is_pass(&self) -> bool {
@@ -583,26 +602,33 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     /// [`Gen::pseudo_legal`], appended to `moves`.
     pub fn pseudo_legal_into(&self, state: &State, turn: Turn, moves: &mut Vec<Move>) {
         let filter = turn.filter();
-        let mut first = Steps::reusing(FIRST_STEPS.take());
+        let mut first = Steps::appending_to(std::mem::take(moves));
         self.first_steps(state, turn, filter, &mut first);
-        let mut first = first.into_vec();
-        moves.reserve(first.len());
+        let first_partial = first.first_partial();
+        *moves = first.into_moves();
+        // Each partial step is replaced by the turns that complete it, in order.
+        let Some(first_partial) = first_partial else {
+            return;
+        };
+        let mut after_partial = AFTER_PARTIAL.take();
+        after_partial.extend(moves.drain(first_partial..));
         let mut budget = MAX_CHAIN_STEPS;
         let mut scratch = None;
-        for step in first.drain(..) {
-            if step.continue_with.is_none() {
-                moves.push(Move {
-                    steps: TurnSteps::from_buf([step]),
-                });
+        for mv in after_partial.drain(..) {
+            if !mv.is_partial() {
+                moves.push(mv);
                 continue;
             }
+            let Some(step) = mv.into_single_step() else {
+                continue;
+            };
             let after = position_copy(&mut scratch, state);
             after.apply_step(self.tables, &step);
             let mut chain = Chain::new();
             chain.push(step);
             self.extend_chain(after, turn, &mut chain, moves, &mut budget);
         }
-        FIRST_STEPS.set(first);
+        AFTER_PARTIAL.set(after_partial);
     }
 
     fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Steps) {
@@ -662,7 +688,11 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             out.push(Move::of_chain(chain));
         }
         let mut scratch = None;
-        for step in next.into_vec() {
+        for step in next
+            .into_moves()
+            .into_iter()
+            .filter_map(Move::into_single_step)
+        {
             let further = position_copy(&mut scratch, after);
             further.apply_step(self.tables, &step);
             chain.push(step);
@@ -730,7 +760,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             }
         };
         let hits = |steps: &mut Steps, budget: &mut usize| {
-            for step in steps.drain(..) {
+            for step in steps.take() {
                 if removes(state, &step) {
                     return true;
                 }

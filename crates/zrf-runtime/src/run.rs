@@ -8,10 +8,10 @@
 //! (they start false for every run, so for every partial move); there is one mark.
 
 use std::cell::Cell;
-use std::ops::{Deref, DerefMut};
 
 use smallvec::SmallVec;
 
+use crate::engine::Move;
 use crate::state::{Change, Changes, Piece, State, Step};
 use crate::tables::{Tables, Turn, NO_POS};
 use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
@@ -34,10 +34,14 @@ pub enum Loc {
 }
 
 /// Where runs put the steps they add: every step, or (for the attack test) only those
-/// that could remove a piece from one of a few squares.
+/// that could remove a piece from one of a few squares. Each step is kept as a turn of
+/// its own, so that a move list is made without copying the steps again.
 #[derive(Clone, Debug, Default)]
 pub struct Steps {
-    steps: Vec<Step>,
+    moves: Vec<Move>,
+    /// Where the first partial step is in `moves`: the turns from there on wait for
+    /// their chains to be followed.
+    first_partial: Option<usize>,
     /// When set, steps that remove nothing from these squares are not kept, unless they
     /// are partial (their continuations might). Asking whether a king is attacked then
     /// builds no list of the enemy's quiet moves.
@@ -129,31 +133,45 @@ impl Steps {
         }
     }
 
-    /// Keeps every step, in `buffer` (emptied first).
-    pub fn reusing(mut buffer: Vec<Step>) -> Steps {
-        buffer.clear();
+    /// Keeps every step, after the turns already in `moves`.
+    pub fn appending_to(moves: Vec<Move>) -> Steps {
         Steps {
-            steps: buffer,
+            moves,
             ..Steps::default()
         }
     }
 
-    pub fn into_vec(self) -> Vec<Step> {
-        self.steps
+    /// The steps kept, each a turn of one step.
+    pub fn into_moves(self) -> Vec<Move> {
+        self.moves
     }
-}
 
-impl Deref for Steps {
-    type Target = Vec<Step>;
-
-    fn deref(&self) -> &Vec<Step> {
-        &self.steps
+    /// Where the first partial step kept is in [`Steps::into_moves`], if any.
+    pub fn first_partial(&self) -> Option<usize> {
+        self.first_partial
     }
-}
 
-impl DerefMut for Steps {
-    fn deref_mut(&mut self) -> &mut Vec<Step> {
-        &mut self.steps
+    /// The steps kept, in the order they were added.
+    pub fn iter(&self) -> impl Iterator<Item = &Step> {
+        self.moves.iter().flat_map(|m| &m.steps)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Takes the steps kept out, leaving none.
+    pub(crate) fn take(&mut self) -> impl Iterator<Item = Step> + '_ {
+        self.first_partial = None;
+        self.moves.drain(..).filter_map(Move::into_single_step)
+    }
+
+    #[inline]
+    fn push(&mut self, step: Step) {
+        if step.continue_with.is_some() && self.first_partial.is_none() {
+            self.first_partial = Some(self.moves.len());
+        }
+        self.moves.push(Move::of_step(step));
     }
 }
 
