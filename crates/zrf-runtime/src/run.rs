@@ -239,6 +239,9 @@ pub struct Run<'a> {
     leftovers: bool,
     move_type: Option<MoveType>,
     out: &'a mut Steps,
+    /// Whether `out` notes the squares looked at: kept here, next to the position, as
+    /// every look asks.
+    noting: bool,
 }
 
 impl<'a> Run<'a> {
@@ -348,6 +351,7 @@ impl<'a> Run<'a> {
             pending: Changes::new(),
             leftovers: false,
             move_type,
+            noting: out.noting,
             out,
         }
     }
@@ -391,7 +395,9 @@ impl<'a> Run<'a> {
     /// The piece on `pos` in the position before the move (noted in the footprint).
     #[inline]
     fn look(&self, pos: Pos) -> Option<Piece> {
-        self.out.note_read(pos);
+        if self.noting {
+            self.out.note_read(pos);
+        }
         self.state.at(pos)
     }
 
