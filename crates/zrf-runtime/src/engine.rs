@@ -36,9 +36,9 @@ pub trait Templates {
 pub type TurnSteps = SmallVec<[Step; 1]>;
 
 thread_local! {
-    /// The buffer for the turns after a partial one while its chains are followed, kept
-    /// between move generations (a nested generation, from an attack test, finds it
-    /// taken and makes its own).
+    /// A spare move list, for the turns generated while the chains of partial ones are
+    /// followed, kept between move generations (a nested generation, from an attack
+    /// test, finds it taken and makes its own).
     static AFTER_PARTIAL: Cell<Vec<Move>> = const { Cell::new(Vec::new()) };
 }
 
@@ -218,20 +218,19 @@ impl<T: Templates> Engine<T> {
         if priorities.is_empty() || moves.is_empty() {
             return;
         }
+        let move_type = |m: &Move| m.steps.first().and_then(|s| s.move_type);
+        // Most positions offer moves of one type only: nothing to rank or drop.
+        let first = move_type(&moves[0]);
+        if moves.iter().all(|m| move_type(m) == first) {
+            return;
+        }
         let rank = |m: &Move| {
-            let t = m.steps.first().and_then(|s| s.move_type);
+            let t = move_type(m);
             t.and_then(|t| priorities.iter().position(|&p| p == t))
                 .unwrap_or(priorities.len())
         };
-        let mut ranks = moves.iter().map(rank);
-        let first = ranks.next().unwrap_or(0);
-        let (best, mixed) = ranks.fold((first, false), |(best, mixed), r| {
-            (best.min(r), mixed || r != first)
-        });
-        // Most positions offer moves of one type only: nothing to drop.
-        if mixed {
-            moves.retain(|m| rank(m) == best);
-        }
+        let best = moves.iter().map(rank).min().unwrap_or(0);
+        moves.retain(|m| rank(m) == best);
     }
 
     /// Whether the player to move in `state` could capture a royal piece of `owner`.
@@ -610,11 +609,14 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         let Some(first_partial) = first_partial else {
             return;
         };
-        let mut after_partial = AFTER_PARTIAL.take();
-        after_partial.extend(moves.drain(first_partial..));
+        // The turns move to the spare buffer, and back in their final order: each turn
+        // is copied once.
+        let mut generated = AFTER_PARTIAL.take();
+        std::mem::swap(moves, &mut generated);
+        moves.extend(generated.drain(..first_partial));
         let mut budget = MAX_CHAIN_STEPS;
         let mut scratch = None;
-        for mv in after_partial.drain(..) {
+        for mv in generated.drain(..) {
             if !mv.is_partial() {
                 moves.push(mv);
                 continue;
@@ -628,7 +630,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             chain.push(step);
             self.extend_chain(after, turn, &mut chain, moves, &mut budget);
         }
-        AFTER_PARTIAL.set(after_partial);
+        AFTER_PARTIAL.set(generated);
     }
 
     fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Steps) {
