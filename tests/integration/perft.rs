@@ -411,3 +411,52 @@ fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
         Some(zrf_runtime::Outcome::Draw)
     );
 }
+
+#[test]
+fn a_partial_turn_is_completed_in_its_place_among_the_others() {
+    // The Man's templates, in order: a step west, a step east that goes on (one more step
+    // east, of the `hop` type), two steps east, and the `hop` step (a turn of its own too:
+    // the turn order names no move type). The completed turn stands where its partial
+    // step was generated, between the first and the third.
+    let rules = r#"
+(game
+   (title "Order")
+   (players White Black)
+   (turn-order White Black)
+   (board
+      (grid
+         (start-rectangle 0 0 10 10)
+         (dimensions ("a/b/c/d/e/f/g/h" (10 0)) ("1" (0 10)))
+         (directions (e 1 0) (w -1 0))))
+   (piece
+      (name Man)
+      (moves
+         (move-type normal)
+         (w (verify empty?) add)
+         (e (verify empty?) (add-partial hop))
+         (e e (verify empty?) add)
+         (move-type hop)
+         (e (verify empty?) add)))
+   (board-setup (White (Man c1)) (Black (Man h1)))
+   (win-condition (White Black) (captured Man)))
+"#;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("order.zrf");
+    std::fs::write(&path, rules).expect("rules written");
+    let engine = zrf::build::Config::new()
+        .quiet(true)
+        .interpret(&path)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let state = engine.start();
+    let moves = engine.legal_moves(&state);
+    let written: Vec<String> = moves.iter().map(|m| engine.notation(&state, m)).collect();
+    assert_eq!(
+        written,
+        [
+            "Man c1 - b1",
+            "Man c1 - d1; Man d1 - e1",
+            "Man c1 - e1",
+            "Man c1 - d1"
+        ]
+    );
+}
