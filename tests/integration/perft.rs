@@ -113,6 +113,17 @@ fn a_capture_chain_is_one_turn_and_captures_are_compulsory() {
     assert_eq!(moves[1].steps.len(), 2);
 }
 
+/// The interpreter for rules given as text, written to a file named `name`.
+fn interpret_text(name: &str, rules: &str) -> interp::Interpreted {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join(name);
+    std::fs::write(&path, rules).expect("rules written");
+    zrf::build::Config::new()
+        .quiet(true)
+        .interpret(&path)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn after(engine: &interp::Interpreted, moves: &[&str]) -> zrf_runtime::State {
     let mut state = engine.start();
     for wanted in moves {
@@ -384,13 +395,7 @@ fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
    (board-setup (White (King a1)) (Black (King d1)))
    (win-condition (White Black) (captured King)))
 "#;
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let path = dir.path().join("shuffle.zrf");
-    std::fs::write(&path, rules).expect("rules written");
-    let engine = zrf::build::Config::new()
-        .quiet(true)
-        .interpret(&path)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let engine = interpret_text("shuffle.zrf", rules);
     let mut state = engine.start();
     let mut results = Vec::new();
     // Out and back for both sides, twice: the start position is seen a third time.
@@ -440,13 +445,7 @@ fn a_partial_turn_is_completed_in_its_place_among_the_others() {
    (board-setup (White (Man c1)) (Black (Man h1)))
    (win-condition (White Black) (captured Man)))
 "#;
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let path = dir.path().join("order.zrf");
-    std::fs::write(&path, rules).expect("rules written");
-    let engine = zrf::build::Config::new()
-        .quiet(true)
-        .interpret(&path)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let engine = interpret_text("order.zrf", rules);
     let state = engine.start();
     let moves = engine.legal_moves(&state);
     let written: Vec<String> = moves.iter().map(|m| engine.notation(&state, m)).collect();

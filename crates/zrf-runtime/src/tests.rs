@@ -249,28 +249,25 @@ fn each_player_tests_its_own_zones_and_a_player_without_turns_is_neutral() {
         &[(64, man(0)), (2, man(1)), (66, man(2)), (3, man(0))],
     );
     let mut out = Steps::new();
-    let mut run = Run::for_move(&tables, &state, tables.turns[0], 64, None, &mut out);
-    assert!(run.step(0).is_ok());
-    assert_eq!(run.pos, 65);
-    assert_eq!(
-        (run.in_zone(0, Loc::Here), run.in_zone(1, Loc::Here)),
-        (true, false)
-    );
+    // A's "e" is east, B's is west; each arrives in its own "far" zone.
+    for (turn, from, far) in [(0, 64, 65), (1, 2, 1)] {
+        let mut run = Run::for_move(&tables, &state, tables.turns[turn], from, None, &mut out);
+        assert!(run.step(0).is_ok());
+        assert_eq!(run.pos, far);
+        assert_eq!(
+            (run.in_zone(0, Loc::Here), run.in_zone(1, Loc::Here)),
+            (true, false)
+        );
+    }
+    let run = Run::for_move(&tables, &state, tables.turns[0], 64, None, &mut out);
     assert!(!run.in_zone(0, Loc::Pos(1)));
     assert!(run.in_zone(1, Loc::Pos(0)));
     assert_eq!(
-        (run.enemy(Loc::Dir(0)), run.neutral(Loc::Dir(0))),
+        (run.enemy(Loc::Pos(66)), run.neutral(Loc::Pos(66))),
         (false, true)
     );
     assert!(run.enemy(Loc::Pos(2)));
-    let mut run = Run::for_move(&tables, &state, tables.turns[1], 2, None, &mut out);
-    // "e" for player B is west.
-    assert!(run.step(0).is_ok());
-    assert_eq!(run.pos, 1);
-    assert_eq!(
-        (run.in_zone(0, Loc::Here), run.in_zone(1, Loc::Here)),
-        (true, false)
-    );
+    let mut run = Run::for_move(&tables, &state, tables.turns[1], 1, None, &mut out);
     assert!(!run.in_zone(0, Loc::Pos(65)));
     assert!(run.enemy(Loc::Pos(3)) && !run.enemy(Loc::Pos(66)));
     assert!(run.step(0).is_ok());
