@@ -264,7 +264,8 @@ impl<T: Templates> Engine<T> {
 
     /// The position after a turn.
     pub fn play(&self, state: &State, mv: &Move) -> State {
-        let mut next = state.successor(&self.tables);
+        let hash = state.hash(&self.tables);
+        let mut next = state.successor(hash);
         for step in &mv.steps {
             next.apply_step(&self.tables, step);
         }
@@ -279,8 +280,8 @@ impl<T: Templates> Engine<T> {
                 changed.push(pos);
             }
         });
-        let hash = next.hash_from(&self.tables, state, state.hash(&self.tables), &changed);
-        next.set_hash(hash);
+        let next_hash = next.hash_from(&self.tables, state, hash, &changed);
+        next.set_hash(next_hash);
         next
     }
 

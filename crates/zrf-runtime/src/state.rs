@@ -178,12 +178,12 @@ impl State {
         self.entry = OnceCell::new();
     }
 
-    /// The copy of this position a move is played on: its history is this position and
-    /// the ones before it; the last captures are the move's own.
-    pub(crate) fn successor(&self, tables: &Tables) -> State {
+    /// The copy of this position a move is played on: its history is this position (whose
+    /// hash is `hash`) and the ones before it; the last captures are the move's own.
+    pub(crate) fn successor(&self, hash: u64) -> State {
         let entry = self.entry.get_or_init(|| {
             Rc::new(History {
-                hash: self.hash(tables),
+                hash,
                 previous: self.previous.clone(),
             })
         });
