@@ -291,8 +291,7 @@ impl<T: Templates> Engine<T> {
     pub fn reach_violation(&self, state: &State) -> Option<String> {
         let reach = self.tables.reach.as_ref()?;
         let turn = self.turn(state);
-        for pos in state.squares_of(turn.move_as) {
-            let Some(piece) = state.at(pos) else { continue };
+        for (pos, piece) in state.pieces_of(turn.move_as) {
             let mut steps = Steps::new();
             self.gen()
                 .moves_of_piece(state, turn, pos, Filter::ANY, &mut steps);
@@ -458,21 +457,18 @@ impl Watched {
         attacker: PlayerIx,
         royal: &[bool],
     ) -> Watched {
-        let is_royal = |pos: Pos| {
-            state
-                .at(pos)
-                .is_some_and(|p| royal.get(p.kind as usize) == Some(&true))
-        };
-        let targets: SmallVec<[Pos; 4]> =
-            state.squares_of(owner).filter(|&p| is_royal(p)).collect();
-        let attackers = state.squares_of(attacker);
+        let is_royal = |piece: &Piece| royal.get(piece.kind as usize) == Some(&true);
+        let targets: SmallVec<[Pos; 4]> = state
+            .pieces_of(owner)
+            .filter_map(|(pos, piece)| is_royal(&piece).then_some(pos))
+            .collect();
+        let attackers = state.pieces_of(attacker);
         let threats = match &tables.reach {
-            None => attackers.collect(),
+            None => attackers.map(|(pos, _)| pos).collect(),
             Some(reach) => {
                 let reach = reach.toward(attacker, &targets);
-                let kind_at = |pos: Pos| state.at(pos).map_or(0, |p| p.kind);
                 attackers
-                    .filter(|&pos| reach.may_hit(kind_at(pos), pos))
+                    .filter_map(|(pos, piece)| reach.may_hit(piece.kind, pos).then_some(pos))
                     .collect()
             }
         };
@@ -637,11 +633,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Steps) {
         // One run for the whole position, taking up each piece in turn.
         let mut run = Run::for_pieces(self.tables, state, turn, out);
-        for pos in state.squares_of(turn.move_as) {
-            if let Some(piece) = state.at(pos) {
-                run.take_piece(pos, piece);
-                self.templates.piece_moves(&mut run, piece.kind, filter);
-            }
+        for (pos, piece) in state.pieces_of(turn.move_as) {
+            run.take_piece(pos, piece);
+            self.templates.piece_moves(&mut run, piece.kind, filter);
         }
         drop(run);
         for kind in 0..self.tables.kinds() as Kind {

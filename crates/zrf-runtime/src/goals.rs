@@ -168,8 +168,8 @@ impl<T: Templates> View<'_, T> {
             .map(|player| match kind {
                 None => state.count_of(player),
                 Some(kind) => state
-                    .squares_of(player)
-                    .filter(|&pos| state.at(pos).is_some_and(|p| p.kind == kind))
+                    .pieces_of(player)
+                    .filter(|(_, piece)| piece.kind == kind)
                     .count(),
             })
             .sum();

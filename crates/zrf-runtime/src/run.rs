@@ -273,7 +273,9 @@ impl<'a> Run<'a> {
     /// Moves the run to `piece`, standing on `pos`: the templates run next move it.
     #[inline]
     pub fn take_piece(&mut self, pos: Pos, piece: Piece) {
-        self.out.note_read(pos);
+        if self.noting {
+            self.out.note_read(pos);
+        }
         let held = Some((piece, Some(pos)));
         self.start = (pos, Some(pos), held);
         self.pos = pos;

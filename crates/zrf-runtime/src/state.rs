@@ -326,6 +326,13 @@ impl State {
         }
     }
 
+    /// `player`'s pieces with their squares, in position order.
+    #[inline]
+    pub fn pieces_of(&self, player: PlayerIx) -> impl Iterator<Item = (Pos, Piece)> + '_ {
+        let piece_at = |pos: Pos| Some((pos, self.board.get(pos as usize).copied().flatten()?));
+        self.squares_of(player).filter_map(piece_at)
+    }
+
     /// Whether `player` has a piece on the board.
     pub fn has_pieces(&self, player: PlayerIx) -> bool {
         self.own_words(player).iter().any(|&word| word != 0)
