@@ -468,6 +468,12 @@ fn the_squares_of_each_player_follow_every_kind_of_change() {
             let kept: Vec<u32> = state.squares_of(player).collect();
             assert_eq!(kept, squares(&state, player));
             assert_eq!(state.count_of(player), kept.len());
+            let pieces: Vec<(u32, Piece)> = state.pieces_of(player).collect();
+            let on_board: Vec<(u32, Piece)> = kept
+                .iter()
+                .filter_map(|&pos| Some((pos, state.at(pos)?)))
+                .collect();
+            assert_eq!(pieces, on_board);
         }
         seen.push((squares(&state, 0), squares(&state, 1)));
     }
