@@ -108,9 +108,10 @@ pub struct State {
     /// stands on `pos`: move generation visits the mover's pieces and goals count them
     /// without scanning the empty squares.
     occupied: SmallVec<[u64; 4]>,
-    /// `stock[player * kinds + kind]`: pieces off the board, available for drops. Inline
-    /// for most games: copying a position then allocates only its board.
-    pub stock: SmallVec<[u32; 16]>,
+    /// `stock[player * kinds + kind]`: pieces off the board, available for drops. Shared
+    /// between copies of a position until one changes it (`Rc::make_mut`): most moves
+    /// leave it alone, and most games never touch it.
+    pub stock: Rc<[u32]>,
     /// Turns played so far (index into the turn order, cycling after `repeat`).
     pub turn: u32,
     pub last_from: Option<Pos>,
@@ -161,7 +162,7 @@ impl State {
             board: self.board.clone(),
             // From slices: a plain copy, where cloning copies item by item.
             occupied: SmallVec::from_slice(&self.occupied),
-            stock: SmallVec::from_slice(&self.stock),
+            stock: self.stock.clone(),
             turn: self.turn,
             last_from: self.last_from,
             last_to: self.last_to,
@@ -237,7 +238,7 @@ impl State {
         let mut state = State {
             board: vec![None; tables.positions.len()],
             occupied: smallvec![0; tables.players.len() * words],
-            stock: smallvec![0; tables.players.len() * tables.kinds()],
+            stock: vec![0; tables.players.len() * tables.kinds()].into(),
             turn: 0,
             last_from: None,
             last_to: None,
@@ -255,8 +256,8 @@ impl State {
             for &pos in &setup.positions {
                 state.put(pos, Some(piece));
             }
-            state.stock[setup.player as usize * tables.kinds() + setup.kind as usize] +=
-                setup.off_board;
+            Rc::make_mut(&mut state.stock)
+                [setup.player as usize * tables.kinds() + setup.kind as usize] += setup.off_board;
         }
         state
     }
@@ -394,7 +395,7 @@ impl State {
         changed: &[Pos],
     ) -> u64 {
         let mut hash = before_hash ^ before.mover_hash(tables) ^ self.mover_hash(tables);
-        if self.stock != before.stock {
+        if !Rc::ptr_eq(&self.stock, &before.stock) && self.stock != before.stock {
             hash ^= before.stock_hash(tables) ^ self.stock_hash(tables);
         }
         for &pos in changed {
@@ -485,7 +486,8 @@ impl State {
     /// stock when captures are recycled.
     fn removed(&mut self, tables: &Tables, piece: Piece) {
         if tables.options.recycle_captures {
-            self.stock[piece.owner as usize * tables.kinds() + piece.kind as usize] += 1;
+            let slot = piece.owner as usize * tables.kinds() + piece.kind as usize;
+            Rc::make_mut(&mut self.stock)[slot] += 1;
         }
         self.last_captured.push(piece);
     }
@@ -555,7 +557,8 @@ impl State {
                     }
                 }
                 Change::TakeStock { player, kind } => {
-                    let slot = &mut self.stock[player as usize * tables.kinds() + kind as usize];
+                    let slot = player as usize * tables.kinds() + kind as usize;
+                    let slot = &mut Rc::make_mut(&mut self.stock)[slot];
                     *slot = slot.saturating_sub(1);
                 }
                 Change::SetAttribute { pos, .. } => changed.push(pos),

@@ -350,7 +350,7 @@ fn position_hashes_tell_pieces_attributes_stocks_and_the_mover_apart() {
         }),
     );
     let mut stocked = one.clone();
-    stocked.stock[0] = 1;
+    std::rc::Rc::make_mut(&mut stocked.stock)[0] = 1;
     let mut other_mover = one.clone();
     other_mover.turn = 1;
     let others = [
