@@ -40,6 +40,9 @@ thread_local! {
     /// followed, kept between move generations (a nested generation, from an attack
     /// test, finds it taken and makes its own).
     static AFTER_PARTIAL: Cell<Vec<Move>> = const { Cell::new(Vec::new()) };
+    /// A spare position, to play partial steps on: kept between move generations, so
+    /// that following chains copies a position without allocating one.
+    static SPARE_POSITION: Cell<Option<Box<State>>> = const { Cell::new(None) };
 }
 
 /// The steps of a turn being completed (partial moves rarely chain more than a few).
@@ -612,7 +615,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         std::mem::swap(moves, &mut generated);
         moves.extend(generated.drain(..first_partial));
         let mut budget = MAX_CHAIN_STEPS;
-        let mut scratch = None;
+        let mut scratch = SPARE_POSITION.take();
         for mv in generated.drain(..) {
             if !mv.is_partial() {
                 moves.push(mv);
@@ -627,6 +630,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             chain.push(step);
             self.extend_chain(after, turn, &mut chain, moves, &mut budget);
         }
+        SPARE_POSITION.set(scratch);
         AFTER_PARTIAL.set(generated);
     }
 
@@ -929,14 +933,14 @@ impl AttackGuard {
     }
 }
 
-/// `scratch` made a copy of the position in `state` (no history, no last captures): its
-/// buffers are reused from the second time on. Templates read neither.
-fn position_copy<'s>(scratch: &'s mut Option<State>, state: &State) -> &'s mut State {
+/// `scratch` made a copy of the position in `state` (no history, no last captures),
+/// reusing its buffers if it holds one. Templates read neither.
+fn position_copy<'s>(scratch: &'s mut Option<Box<State>>, state: &State) -> &'s mut State {
     match scratch {
         Some(copy) => {
             copy.copy_position_from(state);
             copy
         }
-        None => scratch.insert(state.position_clone()),
+        None => scratch.insert(Box::new(state.position_clone())),
     }
 }
