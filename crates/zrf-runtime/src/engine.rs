@@ -337,9 +337,18 @@ struct RoyalGuard<'a> {
     /// candidate that changes none of those squares and brings no attacker.
     attacked_before: bool,
     footprint: Footprint,
-    /// The position after the candidate under test; made when first needed.
-    after: Option<State>,
+    /// The position after the candidate under test: the spare position, taken when
+    /// first needed and given back when the guard is done.
+    after: Option<Box<State>>,
     probe: Probe,
+}
+
+impl Drop for RoyalGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(after) = self.after.take() {
+            SPARE_POSITION.set(Some(after));
+        }
+    }
 }
 
 impl<'a> RoyalGuard<'a> {
@@ -391,7 +400,11 @@ impl<'a> RoyalGuard<'a> {
     /// decided before, and the loop over them stays small.
     #[inline(never)]
     fn test_after<T: Templates>(&mut self, engine: &Engine<T>, state: &State, mv: &Move) -> bool {
-        let after = self.after.get_or_insert_with(|| state.clone());
+        let after = self.after.get_or_insert_with(|| {
+            SPARE_POSITION
+                .take()
+                .unwrap_or_else(|| Box::new(state.position_clone()))
+        });
         engine.apply_into(state, mv, after);
         let (watched, probe) = (&self.before, &mut self.probe);
         watched.after_move(state, after, mv, self.royal, probe);
