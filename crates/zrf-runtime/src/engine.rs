@@ -639,9 +639,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             };
             let after = position_copy(&mut scratch, state);
             after.apply_step(self.tables, &step);
-            let mut chain = Chain::new();
-            chain.push(step);
-            self.extend_chain(after, turn, &mut chain, moves, &mut budget);
+            self.complete_chain(after, turn, step, moves, &mut budget);
         }
         SPARE_POSITION.set(scratch);
         AFTER_PARTIAL.set(generated);
@@ -676,8 +674,31 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         self.templates.drops(&mut run, kind, filter);
     }
 
-    /// Completes a chain whose last step is partial, pushing every complete turn.
-    /// `after` is the position with the whole chain applied.
+    /// Pushes every complete turn that starts with the partial step `first`; `after` is
+    /// the position with it applied.
+    fn complete_chain(
+        &self,
+        after: &State,
+        turn: Turn,
+        first: Step,
+        out: &mut Vec<Move>,
+        budget: &mut usize,
+    ) {
+        let mut chain = Chain::new();
+        chain.push(first);
+        if self.extend_chain(after, turn, &mut chain, out, budget) {
+            // Most often the step itself, with no continuation: moved, not copied.
+            let mv = match chain.len() {
+                1 => Move::of_step(chain.swap_remove(0)),
+                _ => Move::of_chain(&chain),
+            };
+            out.push(mv);
+        }
+    }
+
+    /// Completes a chain whose last step is partial, pushing every complete turn, except
+    /// the chain as it is when that is the only one left: then it returns true, for the
+    /// caller to push it. `after` is the position with the whole chain applied.
     fn extend_chain(
         &self,
         after: &State,
@@ -685,20 +706,23 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         chain: &mut Chain,
         out: &mut Vec<Move>,
         budget: &mut usize,
-    ) {
-        let Some(last) = chain.last() else { return };
+    ) -> bool {
+        let Some(last) = chain.last() else {
+            return false;
+        };
         let Some(continue_with) = last.continue_with else {
-            out.push(Move::of_chain(chain));
-            return;
+            return true;
         };
         if chain.len() >= MAX_CHAIN || *budget == 0 {
-            out.push(Move::of_chain(chain));
-            return;
+            return true;
         }
         *budget -= 1;
         let mut next = Steps::new();
         self.moves_of_piece(after, turn, last.to, Filter::only(continue_with), &mut next);
-        if next.is_empty() || self.tables.options.pass_partial {
+        if next.is_empty() {
+            return true;
+        }
+        if self.tables.options.pass_partial {
             out.push(Move::of_chain(chain));
         }
         let mut scratch = None;
@@ -710,9 +734,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             let further = position_copy(&mut scratch, after);
             further.apply_step(self.tables, &step);
             chain.push(step);
-            self.extend_chain(further, turn, chain, out, budget);
+            if self.extend_chain(further, turn, chain, out, budget) {
+                out.push(Move::of_chain(chain));
+            }
             chain.pop();
         }
+        false
     }
 
     /// Whether some turn of `turn` in `state` removes a piece from one of `targets`. A
@@ -782,9 +809,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                     let mut after = state.clone();
                     after.apply_step(self.tables, &step);
                     let mut chains = Vec::new();
-                    let mut chain = Chain::new();
-                    chain.push(step);
-                    self.extend_chain(&after, turn, &mut chain, &mut chains, budget);
+                    self.complete_chain(&after, turn, step, &mut chains, budget);
                     let chain_removes = |m: &Move| {
                         let mut board = state.clone();
                         m.steps.iter().any(|s| {
