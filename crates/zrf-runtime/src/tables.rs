@@ -253,7 +253,7 @@ impl Lookups {
     }
 }
 
-/// Whether player `player` takes turns, in the bits of [`Tables::active_players`].
+/// Whether player `player` takes turns, in the bits of `Tables::active_players`.
 #[inline]
 pub(crate) fn is_active_in(active: &[u64; 4], player: PlayerIx) -> bool {
     active[player as usize / 64] >> (player % 64) & 1 == 1
@@ -322,9 +322,10 @@ impl Tables {
         self.derived.0.get_or_init(|| Lookups::new(self))
     }
 
-    /// The players that take turns, as bits (see [`is_active_in`]).
+    /// The players that take turns, as bits: bit `p % 64` of word `p / 64` for player
+    /// `p`.
     #[inline]
-    pub fn active_players(&self) -> [u64; 4] {
+    pub(crate) fn active_players(&self) -> [u64; 4] {
         self.lookups().active
     }
 
