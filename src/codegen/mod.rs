@@ -458,18 +458,15 @@ fn template_names(game: &ir::Game) -> Vec<String> {
 /// order the rules list them, each behind the turn's move-type filter.
 fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, names: &Names, template_names: &[String]) {
     let filter = |t: &ir::TemplateUse| names.optional_move_type(t.move_type);
-    let movers: Vec<(usize, &ir::Piece)> = game
-        .pieces
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| !p.moves.is_empty())
-        .collect();
-    let droppers: Vec<(usize, &ir::Piece)> = game
-        .pieces
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| !p.drops.is_empty())
-        .collect();
+    let call =
+        |t: &ir::TemplateUse| format!("let _ = self.{}(run);", template_names[t.template.index()]);
+    let pieces_with =
+        |templates: fn(&ir::Piece) -> &[ir::TemplateUse]| -> Vec<(usize, &ir::Piece)> {
+            let pieces = game.pieces.iter().enumerate();
+            pieces.filter(|(_, p)| !templates(p).is_empty()).collect()
+        };
+    let movers = pieces_with(|p| &p.moves);
+    let droppers = pieces_with(|p| &p.drops);
     w.block("impl Templates for Rules", |w| {
         templates_method(w, "piece_moves", !movers.is_empty(), |w| {
             dispatch_arms(
@@ -481,10 +478,7 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, names: &Names, template_na
                 |w, group| {
                     for template in group {
                         w.line(format!("run.restart({});", filter(template)));
-                        w.line(format!(
-                            "let _ = self.{}(run);",
-                            template_names[template.template.index()]
-                        ));
+                        w.line(call(template));
                     }
                 },
             );
@@ -501,10 +495,7 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, names: &Names, template_na
                     for template in group {
                         w.block("for pos in 0..run.tables.positions.len() as Pos", |w| {
                             w.line(format!("run.restart_drop_at(pos, {});", filter(template)));
-                            w.line(format!(
-                                "let _ = self.{}(run);",
-                                template_names[template.template.index()]
-                            ));
+                            w.line(call(template));
                         });
                     }
                 },
