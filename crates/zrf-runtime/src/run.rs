@@ -273,9 +273,7 @@ impl<'a> Run<'a> {
     /// Moves the run to `piece`, standing on `pos`: the templates run next move it.
     #[inline]
     pub fn take_piece(&mut self, pos: Pos, piece: Piece) {
-        if self.noting {
-            self.out.note_read(pos);
-        }
+        self.note_read(pos);
         let held = Some((piece, Some(pos)));
         self.start = (pos, Some(pos), held);
         self.pos = pos;
@@ -394,12 +392,18 @@ impl<'a> Run<'a> {
         self.restart(move_type);
     }
 
-    /// The piece on `pos` in the position before the move (noted in the footprint).
+    /// Notes that the run looked at `pos`, if its output notes reads.
     #[inline]
-    fn look(&self, pos: Pos) -> Option<Piece> {
+    fn note_read(&self, pos: Pos) {
         if self.noting {
             self.out.note_read(pos);
         }
+    }
+
+    /// The piece on `pos` in the position before the move (noted in the footprint).
+    #[inline]
+    fn look(&self, pos: Pos) -> Option<Piece> {
+        self.note_read(pos);
         self.state.at(pos)
     }
 
