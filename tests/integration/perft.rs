@@ -398,15 +398,24 @@ fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
     let engine = interpret_text("shuffle.zrf", rules);
     let mut state = engine.start();
     let mut results = Vec::new();
+    // Every other move is played into a reused position, as a search does: the history
+    // must still be the game's, not the reused position's.
+    let mut spare = engine.start();
     // Out and back for both sides, twice: the start position is seen a third time.
-    for notation in ["a1 - b1", "d1 - c1", "b1 - a1", "c1 - d1"].repeat(2) {
+    let moves_played = ["a1 - b1", "d1 - c1", "b1 - a1", "c1 - d1"].repeat(2);
+    for (ply, notation) in moves_played.into_iter().enumerate() {
         let moves = engine.legal_moves(&state);
         results.push(engine.outcome(&state, &moves));
         let mv = moves
             .iter()
             .find(|m| engine.notation(&state, m).ends_with(notation))
             .unwrap_or_else(|| panic!("{notation} should be legal"));
-        state = engine.play(&state, mv);
+        if ply % 2 == 0 {
+            engine.play_into(&state, mv, &mut spare);
+            std::mem::swap(&mut state, &mut spare);
+        } else {
+            state = engine.play(&state, mv);
+        }
     }
     assert!(results.iter().all(Option::is_none), "{results:?}");
     assert_eq!(state.occurrences(&engine.tables), 3);

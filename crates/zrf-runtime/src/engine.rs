@@ -269,6 +269,20 @@ impl<T: Templates> Engine<T> {
     pub fn play(&self, state: &State, mv: &Move) -> State {
         let hash = state.hash(&self.tables);
         let mut next = state.successor(hash);
+        self.finish_play(state, hash, mv, &mut next);
+        next
+    }
+
+    /// [`Engine::play`], written into `next`, reusing its buffers: a search keeps one
+    /// position per depth instead of allocating one per move.
+    pub fn play_into(&self, state: &State, mv: &Move, next: &mut State) {
+        let hash = state.hash(&self.tables);
+        state.successor_into(hash, next);
+        self.finish_play(state, hash, mv, next);
+    }
+
+    /// Plays `mv` on `next`, a successor of `state` (whose hash is `hash`).
+    fn finish_play(&self, state: &State, hash: u64, mv: &Move, next: &mut State) {
         for step in &mv.steps {
             next.apply_step(&self.tables, step);
         }
@@ -285,7 +299,6 @@ impl<T: Templates> Engine<T> {
         });
         let next_hash = next.hash_from(&self.tables, state, hash, &changed);
         next.set_hash(next_hash);
-        next
     }
 
     /// A step of the mover's pieces in `state` that removes a piece outside the reach
@@ -876,6 +889,11 @@ pub trait Game {
         *moves = self.legal_moves(state);
     }
     fn play(&self, state: &Self::State, mv: &Self::Move) -> Self::State;
+    /// [`Game::play`] into `next` (whatever it held before), so that a search can keep
+    /// one position per depth and reuse its buffers.
+    fn play_into(&self, state: &Self::State, mv: &Self::Move, next: &mut Self::State) {
+        *next = self.play(state, mv);
+    }
     /// The result if the game is over in `state`, given its legal moves.
     fn outcome(&self, state: &Self::State, moves: &[Self::Move]) -> Option<Outcome>;
     /// The move in saved-game notation.
@@ -900,6 +918,10 @@ impl<T: Templates> Game for Engine<T> {
 
     fn play(&self, state: &State, mv: &Move) -> State {
         Engine::play(self, state, mv)
+    }
+
+    fn play_into(&self, state: &State, mv: &Move, next: &mut State) {
+        Engine::play_into(self, state, mv, next)
     }
 
     fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {

@@ -182,16 +182,26 @@ impl State {
     /// The copy of this position a move is played on: its history is this position (whose
     /// hash is `hash`) and the ones before it; the last captures are the move's own.
     pub(crate) fn successor(&self, hash: u64) -> State {
-        let entry = self.entry.get_or_init(|| {
+        State {
+            previous: Some(self.history_entry(hash).clone()),
+            ..self.position_clone()
+        }
+    }
+
+    /// [`State::successor`], written into `next`, reusing its buffers.
+    pub(crate) fn successor_into(&self, hash: u64, next: &mut State) {
+        next.copy_position_from(self);
+        next.previous = Some(self.history_entry(hash).clone());
+    }
+
+    /// This position as an entry of its successors' history, made on first use.
+    fn history_entry(&self, hash: u64) -> &Rc<History> {
+        self.entry.get_or_init(|| {
             Rc::new(History {
                 hash,
                 previous: self.previous.clone(),
             })
-        });
-        State {
-            previous: Some(entry.clone()),
-            ..self.position_clone()
-        }
+        })
     }
 
     /// Sets the hash of a position made by [`State::successor`].

@@ -8,14 +8,18 @@ use zrf_runtime::{Fnv1a, Game};
 /// Leaf count at `depth`: every complete turn is one edge (a chain of partial moves
 /// counts once). A position where the game is over has no children.
 pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
-    let mut move_lists = vec![Vec::new(); depth as usize];
-    perft_reusing(game, state, &mut move_lists)
+    let mut levels = vec![(Vec::new(), state.clone()); depth as usize];
+    perft_reusing(game, state, &mut levels)
 }
 
-/// Perft to the depth of `move_lists`, one move list per level, reused by every position
-/// at that level.
-fn perft_reusing<G: Game>(game: &G, state: &G::State, move_lists: &mut [Vec<G::Move>]) -> u64 {
-    let Some((moves, deeper)) = move_lists.split_first_mut() else {
+/// Perft to the depth of `levels`: one move list and one position per depth, reused by
+/// every position at that depth.
+fn perft_reusing<G: Game>(
+    game: &G,
+    state: &G::State,
+    levels: &mut [(Vec<G::Move>, G::State)],
+) -> u64 {
+    let Some(((moves, next), deeper)) = levels.split_first_mut() else {
         return 1;
     };
     game.legal_moves_into(state, moves);
@@ -25,10 +29,12 @@ fn perft_reusing<G: Game>(game: &G, state: &G::State, move_lists: &mut [Vec<G::M
     if deeper.is_empty() {
         return moves.len() as u64;
     }
-    moves
-        .iter()
-        .map(|mv| perft_reusing(game, &game.play(state, mv), deeper))
-        .sum()
+    let mut leaves = 0;
+    for mv in moves.iter() {
+        game.play_into(state, mv, next);
+        leaves += perft_reusing(game, next, deeper);
+    }
+    leaves
 }
 
 /// Perft split by first move: each move in notation with its leaf count at `depth - 1`.
