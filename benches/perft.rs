@@ -4,6 +4,10 @@
 //! samples, compiled by `examples/compiled-games`) against the interpreter on the same
 //! files. shakmaty, a hand-written chess move generator, runs the same chess perft in
 //! the same run as the ceiling; the closing lines print each speed as a ratio of it.
+//!
+//! With `ZRF_BENCH_CORPUS=../shared/corpus cargo bench --bench perft`, the compiled
+//! corpus games of the speed targets (chess.zrf perft 5, English checkers perft 9) are
+//! measured too, against shakmaty and the interpreter on the same file and depth.
 
 use std::path::Path;
 use std::time::Instant;
@@ -99,6 +103,21 @@ fn perft(c: &mut Criterion) {
     if let Some(checkers) = &checkers {
         let ours = rate(|| zrf_search::perft(checkers, &checkers.start(), 8));
         println!("interpreter English checkers perft 8: {ours:.0} leaves/s");
+    }
+    for game in zrf_example_games::corpus::GAMES {
+        let Some(interpreted) = engine(Path::new(game.file), Some(game.title)) else {
+            eprintln!("{}: cannot interpret {:?}", game.file, game.title);
+            continue;
+        };
+        let fast = rate(|| (game.perft)(game.depth));
+        let slow = rate(|| zrf_search::perft(&interpreted, &interpreted.start(), game.depth));
+        println!(
+            "compiled {:?} perft {}: {fast:.0} leaves/s = {:.4} of shakmaty, {:.2}x the interpreter ({slow:.0})",
+            game.title,
+            game.depth,
+            fast / ceiling,
+            fast / slow
+        );
     }
     // The same rules, interpreted and compiled.
     let samples = root.join("zrf-samples");

@@ -26,3 +26,20 @@ pub mod hopdrop {
 pub mod tictactoe {
     include!(concat!(env!("OUT_DIR"), "/tictactoe.rs"));
 }
+
+/// Corpus games for `benches/perft.rs`, compiled when the build runs with
+/// `ZRF_BENCH_CORPUS` set to the shared corpus folder (relative to the workspace); empty
+/// otherwise, as the corpus is not part of this repository.
+pub mod corpus {
+    /// A compiled corpus game and a perft from its start position.
+    pub struct CompiledGame {
+        /// The rules file, as the build found it.
+        pub file: &'static str,
+        pub title: &'static str,
+        /// The depth the benchmark measures.
+        pub depth: u32,
+        pub perft: fn(u32) -> u64,
+    }
+
+    include!(concat!(env!("OUT_DIR"), "/corpus_games.rs"));
+}
