@@ -53,8 +53,8 @@ fn corpus_games() -> Result<(), BuildError> {
             // Absolute: the benchmark reads it again from another folder.
             let file = corpus.join(file);
             let file = std::fs::canonicalize(&file).unwrap_or(file);
-            // Quiet: the corpus files' own warnings are not this build's business.
             println!("cargo:rerun-if-changed={}", file.display());
+            // Quiet: the corpus files' own warnings are not this build's business.
             Config::new()
                 .out_dir(out_dir.join(module))
                 .variant(title)
