@@ -5,7 +5,6 @@ use std::rc::Rc;
 
 use smallvec::{smallvec, SmallVec};
 
-use crate::random::SplitMix64;
 use crate::tables::{Tables, NO_POS};
 use crate::{Kind, MoveType, PlayerIx, Pos};
 
@@ -432,13 +431,7 @@ impl State {
     }
 
     fn mover_hash(&self, tables: &Tables) -> u64 {
-        let turn = tables.turn(self.turn);
-        let mover = [
-            u64::from(turn.player),
-            u64::from(turn.move_as) << 8,
-            turn.move_type.map_or(0, |t| u64::from(t) + 1) << 16,
-        ];
-        SplitMix64::new(mover.iter().sum()).next_u64()
+        tables.mover_key(self.turn)
     }
 
     /// How many times this position occurred, this time included.

@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use crate::random::Zobrist;
+use crate::random::{SplitMix64, Zobrist};
 use crate::reach::Reach;
 use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
 
@@ -199,6 +199,8 @@ struct Lookups {
     views: Vec<PlayerView>,
     /// Bit `p % 64` of word `p / 64`: player `p` takes turns.
     active: [u64; 4],
+    /// Per entry of the turn order, the hash key of its mover (see [`mover_key`]).
+    mover_keys: Vec<u64>,
 }
 
 /// The board as one player moves on it.
@@ -249,8 +251,23 @@ impl Lookups {
         for turn in &tables.turns {
             active[turn.player as usize / 64] |= 1 << (turn.player % 64);
         }
-        Lookups { views, active }
+        Lookups {
+            views,
+            active,
+            mover_keys: tables.turns.iter().map(mover_key).collect(),
+        }
     }
+}
+
+/// The hash key of who moves in `turn`: the player, the side it moves as, and the move
+/// type it is limited to.
+fn mover_key(turn: &Turn) -> u64 {
+    let mover = [
+        u64::from(turn.player),
+        u64::from(turn.move_as) << 8,
+        turn.move_type.map_or(0, |t| u64::from(t) + 1) << 16,
+    ];
+    SplitMix64::new(mover.iter().sum()).next_u64()
 }
 
 /// Whether player `player` takes turns, in the bits of `Tables::active_players`.
@@ -286,13 +303,26 @@ impl Tables {
     /// The turn entry at the `n`th turn of the game (turns after the last one cycle
     /// from `repeat_from`).
     pub fn turn(&self, n: u32) -> Turn {
+        self.turns[self.turn_slot(n)]
+    }
+
+    /// The index in `turns` of the `n`th turn of the game.
+    #[inline]
+    fn turn_slot(&self, n: u32) -> usize {
         let n = n as usize;
         let len = self.turns.len();
         if n < len {
-            return self.turns[n];
+            return n;
         }
         let cycle = len - self.repeat_from;
-        self.turns[self.repeat_from + (n - len) % cycle.max(1)]
+        self.repeat_from + (n - len) % cycle.max(1)
+    }
+
+    /// The hash key of who moves at the `n`th turn of the game, and how.
+    #[inline]
+    pub(crate) fn mover_key(&self, n: u32) -> u64 {
+        let keys = &self.lookups().mover_keys;
+        keys.get(self.turn_slot(n)).copied().unwrap_or(0)
     }
 
     /// The number Zillions writes before the record of the `n`th turn: passes through
