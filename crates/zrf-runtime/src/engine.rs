@@ -8,7 +8,7 @@
 
 use std::cell::Cell;
 
-use smallvec::SmallVec;
+use smallvec::{smallvec, SmallVec};
 
 use crate::goals;
 use crate::run::{hit_square, hits_any, Footprint, Loc, Run, Steps};
@@ -291,13 +291,7 @@ impl<T: Templates> Engine<T> {
             next.last_to = None;
         }
         next.turn += 1;
-        let mut changed: SmallVec<[Pos; 8]> = SmallVec::new();
-        for_each_changed_square(mv, |pos| {
-            if !changed.contains(&pos) {
-                changed.push(pos);
-            }
-        });
-        let next_hash = next.hash_from(&self.tables, state, hash, &changed);
+        let next_hash = next.hash_from(&self.tables, state, hash, &changed_squares(mv));
         next.set_hash(next_hash);
     }
 
@@ -587,6 +581,30 @@ impl Watched {
         };
         threats.iter().copied().chain(all.into_iter().flatten())
     }
+}
+
+/// The squares `mv` changes, each once.
+fn changed_squares(mv: &Move) -> SmallVec<[Pos; 8]> {
+    // The commonest turns, a piece moving and perhaps capturing one other, name each
+    // square once: nothing to look for twice.
+    if let [step] = &mv.steps[..] {
+        match step.changes[..] {
+            [Change::Move { from, to }] if from != to => return smallvec![from, to],
+            [Change::Move { from, to }, Change::Capture { pos }]
+                if from != to && pos != from && pos != to =>
+            {
+                return smallvec![from, to, pos]
+            }
+            _ => {}
+        }
+    }
+    let mut changed = SmallVec::new();
+    for_each_changed_square(mv, |pos| {
+        if !changed.contains(&pos) {
+            changed.push(pos);
+        }
+    });
+    changed
 }
 
 /// Calls `visit` with each square a change of `mv` names (some more than once).
