@@ -715,44 +715,50 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         out: &mut Vec<Move>,
         budget: &mut usize,
     ) {
+        let next = self.continuations(after, turn, &first, 1, budget);
+        if next.is_empty() {
+            // Most often the step has no continuation: it is the turn, moved, not copied.
+            out.push(Move::of_step(first));
+            return;
+        }
         let mut chain = Chain::new();
         chain.push(first);
-        if self.extend_chain(after, turn, &mut chain, out, budget) {
-            // Most often the step itself, with no continuation: moved, not copied.
-            let mv = match chain.len() {
-                1 => Move::of_step(chain.swap_remove(0)),
-                _ => Move::of_chain(&chain),
-            };
-            out.push(mv);
-        }
+        self.follow_chain(after, turn, &mut chain, next, out, budget);
     }
 
-    /// Completes a chain whose last step is partial, pushing every complete turn, except
-    /// the chain as it is when that is the only one left: then it returns true, for the
-    /// caller to push it. `after` is the position with the whole chain applied.
-    fn extend_chain(
+    /// The steps that may continue a chain of `length` steps ending with `last`, in
+    /// `after`, the position with the chain applied: none when `last` is not partial or
+    /// nothing continues it (the chain is then a complete turn), or at the limits.
+    fn continuations(
+        &self,
+        after: &State,
+        turn: Turn,
+        last: &Step,
+        length: usize,
+        budget: &mut usize,
+    ) -> Steps {
+        let mut next = Steps::new();
+        if let Some(continue_with) = last.continue_with {
+            if length < MAX_CHAIN && *budget > 0 {
+                *budget -= 1;
+                let filter = Filter::only(continue_with);
+                self.moves_of_piece(after, turn, last.to, filter, &mut next);
+            }
+        }
+        next
+    }
+
+    /// Pushes every complete turn that continues `chain` with one of `next`, the steps
+    /// that continue it (at least one); `after` is the position with `chain` applied.
+    fn follow_chain(
         &self,
         after: &State,
         turn: Turn,
         chain: &mut Chain,
+        next: Steps,
         out: &mut Vec<Move>,
         budget: &mut usize,
-    ) -> bool {
-        let Some(last) = chain.last() else {
-            return false;
-        };
-        let Some(continue_with) = last.continue_with else {
-            return true;
-        };
-        if chain.len() >= MAX_CHAIN || *budget == 0 {
-            return true;
-        }
-        *budget -= 1;
-        let mut next = Steps::new();
-        self.moves_of_piece(after, turn, last.to, Filter::only(continue_with), &mut next);
-        if next.is_empty() {
-            return true;
-        }
+    ) {
         if self.tables.options.pass_partial {
             out.push(Move::of_chain(chain));
         }
@@ -764,13 +770,15 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         {
             let further = position_copy(&mut scratch, after);
             further.apply_step(self.tables, &step);
+            let deeper = self.continuations(further, turn, &step, chain.len() + 1, budget);
             chain.push(step);
-            if self.extend_chain(further, turn, chain, out, budget) {
+            if deeper.is_empty() {
                 out.push(Move::of_chain(chain));
+            } else {
+                self.follow_chain(further, turn, chain, deeper, out, budget);
             }
             chain.pop();
         }
-        false
     }
 
     /// Whether some turn of `turn` in `state` removes a piece from one of `targets`. A
