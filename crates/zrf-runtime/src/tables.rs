@@ -190,7 +190,8 @@ pub struct Tables {
 
 /// Lookups a template run makes at every step, each worked out once per player from
 /// [`Tables`] so that a step or a zone test is one index: the player's symmetry folded
-/// into the links, and its zones laid side by side.
+/// into the links, and its zones laid side by side; and the movers' hash keys, which
+/// every move played asks for.
 #[derive(Clone, Debug, Default)]
 pub struct Derived(OnceLock<Lookups>);
 
