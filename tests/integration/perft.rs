@@ -70,6 +70,48 @@ fn moves_are_listed_in_saved_game_notation() {
 }
 
 #[test]
+fn move_priorities_keep_the_first_listed_type_present_and_rank_the_rest_alike() {
+    // Listed: b-type (capture east) before a-type (two squares east). The untyped move
+    // (one west) and c-type (two west, not listed) rank below both, and alike.
+    let game = |white: &str, black: &str| {
+        format!(
+            r#"
+(game
+   (title "Priorities")
+   (players White Black)
+   (turn-order White Black)
+   (move-priorities b-type a-type)
+   (board
+      (grid
+         (start-rectangle 0 0 10 10)
+         (dimensions ("a/b/c/d/e/f/g" (10 0)) ("1" (0 10)))
+         (directions (e 1 0) (w -1 0))))
+   (piece
+      (name Runner)
+      (moves
+         (w (verify empty?) add)
+         (move-type c-type) (w w (verify empty?) add)
+         (move-type a-type) (e e (verify empty?) add)
+         (move-type b-type) (e (verify enemy?) add)))
+   (board-setup (White (Runner {white})) (Black (Runner {black}))))
+"#
+        )
+    };
+    let legal = |white: &str, black: &str| -> Vec<String> {
+        let engine = interpret_text("priorities.zrf", &game(white, black));
+        let start = engine.start();
+        let moves = engine.legal_moves(&start);
+        moves.iter().map(|m| engine.notation(&start, m)).collect()
+    };
+    // Every type present: only the capture.
+    assert_eq!(legal("c1", "d1"), ["Runner c1 x d1"]);
+    // No capture: only the second listed type.
+    assert_eq!(legal("c1", "g1"), ["Runner c1 - e1"]);
+    // Neither listed type: the untyped and the unlisted moves, in generation order.
+    assert_eq!(legal("f1", "a1"), ["Runner f1 - e1", "Runner f1 - d1"]);
+}
+
+#[test]
 fn a_capture_chain_is_one_turn_and_captures_are_compulsory() {
     let engine = engine("checkers.zrf");
     let mut state = engine.start();
