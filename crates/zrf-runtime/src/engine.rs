@@ -217,8 +217,7 @@ impl<T: Templates> Engine<T> {
     /// `move-priorities`: only the turns of the first listed move type that has any;
     /// unlisted types rank below every listed one.
     fn prioritise(&self, moves: &mut Vec<Move>) {
-        let priorities = &self.tables.priorities;
-        if priorities.is_empty() || moves.is_empty() {
+        if self.tables.priorities.is_empty() || moves.is_empty() {
             return;
         }
         let move_type = |m: &Move| m.steps.first().and_then(|s| s.move_type);
@@ -227,11 +226,8 @@ impl<T: Templates> Engine<T> {
         if moves.iter().all(|m| move_type(m) == first) {
             return;
         }
-        let rank = |m: &Move| {
-            let t = move_type(m);
-            t.and_then(|t| priorities.iter().position(|&p| p == t))
-                .unwrap_or(priorities.len())
-        };
+        let ranks = self.tables.priority_ranks();
+        let rank = |m: &Move| ranks.of(move_type(m));
         let best = moves.iter().map(rank).min().unwrap_or(0);
         moves.retain(|m| rank(m) == best);
     }

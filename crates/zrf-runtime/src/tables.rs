@@ -202,6 +202,9 @@ struct Lookups {
     active: [u64; 4],
     /// Per entry of the turn order, the hash key of its mover (see [`mover_key`]).
     mover_keys: Vec<u64>,
+    /// Per move type, its place in `move-priorities` (unlisted types after every listed
+    /// one).
+    priority_ranks: Vec<usize>,
 }
 
 /// The board as one player moves on it.
@@ -256,7 +259,30 @@ impl Lookups {
             views,
             active,
             mover_keys: tables.turns.iter().map(mover_key).collect(),
+            priority_ranks: (0..tables.move_types.len())
+                .map(|t| {
+                    let listed = tables.priorities.iter().position(|&p| p as usize == t);
+                    listed.unwrap_or(tables.priorities.len())
+                })
+                .collect(),
         }
+    }
+}
+
+/// [`Tables::priority_ranks`].
+pub(crate) struct PriorityRanks<'a> {
+    ranks: &'a [usize],
+    unlisted: usize,
+}
+
+impl PriorityRanks<'_> {
+    /// The rank of a turn whose first step has `move_type`: the index of its type in
+    /// `move-priorities`; unlisted and untyped turns come after every listed type.
+    #[inline]
+    pub(crate) fn of(&self, move_type: Option<MoveType>) -> usize {
+        move_type.map_or(self.unlisted, |t| {
+            self.ranks.get(t as usize).copied().unwrap_or(self.unlisted)
+        })
     }
 }
 
@@ -317,6 +343,14 @@ impl Tables {
         }
         let cycle = len - self.repeat_from;
         self.repeat_from + (n - len) % cycle.max(1)
+    }
+
+    /// The ranks of move types under `move-priorities`.
+    pub(crate) fn priority_ranks(&self) -> PriorityRanks<'_> {
+        PriorityRanks {
+            ranks: &self.lookups().priority_ranks,
+            unlisted: self.priorities.len(),
+        }
     }
 
     /// The hash key of who moves at the `n`th turn of the game, and how.
