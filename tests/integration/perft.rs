@@ -74,18 +74,9 @@ fn move_priorities_keep_the_first_listed_type_present_and_rank_the_rest_alike() 
     // Listed: b-type (capture east) before a-type (two squares east). The untyped move
     // (one west) and c-type (two west, not listed) rank below both, and alike.
     let game = |white: &str, black: &str| {
-        format!(
+        let rest = format!(
             r#"
-(game
-   (title "Priorities")
-   (players White Black)
-   (turn-order White Black)
    (move-priorities b-type a-type)
-   (board
-      (grid
-         (start-rectangle 0 0 10 10)
-         (dimensions ("a/b/c/d/e/f/g" (10 0)) ("1" (0 10)))
-         (directions (e 1 0) (w -1 0))))
    (piece
       (name Runner)
       (moves
@@ -93,9 +84,9 @@ fn move_priorities_keep_the_first_listed_type_present_and_rank_the_rest_alike() 
          (move-type c-type) (w w (verify empty?) add)
          (move-type a-type) (e e (verify empty?) add)
          (move-type b-type) (e (verify enemy?) add)))
-   (board-setup (White (Runner {white})) (Black (Runner {black}))))
-"#
-        )
+   (board-setup (White (Runner {white})) (Black (Runner {black})))"#
+        );
+        one_row_game("Priorities", "a/b/c/d/e/f/g", &rest)
     };
     let legal = |white: &str, black: &str| -> Vec<String> {
         let engine = interpret_text("priorities.zrf", &game(white, black));
@@ -164,6 +155,24 @@ fn interpret_text(name: &str, rules: &str) -> interp::Interpreted {
         .quiet(true)
         .interpret(&path)
         .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The rules of a game for White and Black on one row of squares named `files` (as
+/// `"a/b/c/d"`), linked east and west; `rest` gives its pieces, setup and goals.
+fn one_row_game(title: &str, files: &str, rest: &str) -> String {
+    format!(
+        r#"
+(game
+   (title "{title}")
+   (players White Black)
+   (turn-order White Black)
+   (board
+      (grid
+         (start-rectangle 0 0 10 10)
+         (dimensions ("{files}" (10 0)) ("1" (0 10)))
+         (directions (e 1 0) (w -1 0)))){rest})
+"#
+    )
 }
 
 fn after(engine: &interp::Interpreted, moves: &[&str]) -> zrf_runtime::State {
@@ -421,23 +430,13 @@ fn a_reach_table_that_misses_a_move_is_caught() {
 
 #[test]
 fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
-    let rules = r#"
-(game
-   (title "Shuffle")
-   (players White Black)
-   (turn-order White Black)
-   (board
-      (grid
-         (start-rectangle 0 0 10 10)
-         (dimensions ("a/b/c/d" (10 0)) ("1" (0 10)))
-         (directions (e 1 0) (w -1 0))))
+    let rest = r#"
    (piece
       (name King)
       (moves (e (verify empty?) add) (w (verify empty?) add)))
    (board-setup (White (King a1)) (Black (King d1)))
-   (win-condition (White Black) (captured King)))
-"#;
-    let engine = interpret_text("shuffle.zrf", rules);
+   (win-condition (White Black) (captured King))"#;
+    let engine = interpret_text("shuffle.zrf", &one_row_game("Shuffle", "a/b/c/d", rest));
     let mut state = engine.start();
     let mut results = Vec::new();
     // Every other move is played into a reused position, as a search does: the history
@@ -474,16 +473,7 @@ fn a_partial_turn_is_completed_in_its_place_among_the_others() {
     // east, of the `hop` type), two steps east, and the `hop` step (a turn of its own too:
     // the turn order names no move type). The completed turn stands where its partial
     // step was generated, between the first and the third.
-    let rules = r#"
-(game
-   (title "Order")
-   (players White Black)
-   (turn-order White Black)
-   (board
-      (grid
-         (start-rectangle 0 0 10 10)
-         (dimensions ("a/b/c/d/e/f/g/h" (10 0)) ("1" (0 10)))
-         (directions (e 1 0) (w -1 0))))
+    let rest = r#"
    (piece
       (name Man)
       (moves
@@ -494,9 +484,8 @@ fn a_partial_turn_is_completed_in_its_place_among_the_others() {
          (move-type hop)
          (e (verify empty?) add)))
    (board-setup (White (Man c1)) (Black (Man h1)))
-   (win-condition (White Black) (captured Man)))
-"#;
-    let engine = interpret_text("order.zrf", rules);
+   (win-condition (White Black) (captured Man))"#;
+    let engine = interpret_text("order.zrf", &one_row_game("Order", "a/b/c/d/e/f/g/h", rest));
     let state = engine.start();
     let moves = engine.legal_moves(&state);
     let written: Vec<String> = moves.iter().map(|m| engine.notation(&state, m)).collect();
