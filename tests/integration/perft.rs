@@ -100,6 +100,39 @@ fn move_priorities_keep_the_first_listed_type_present_and_rank_the_rest_alike() 
     assert_eq!(legal("c1", "g1"), ["Runner c1 - e1"]);
     // Neither listed type: the untyped and the unlisted moves, in generation order.
     assert_eq!(legal("f1", "a1"), ["Runner f1 - e1", "Runner f1 - d1"]);
+    // Several pieces: the moves found before the first capture (b1 - a1, d1 - c1) are
+    // dropped, and so are those of a-type after it; both captures are kept.
+    assert_eq!(
+        legal("b1 d1 f1", "e1 g1"),
+        ["Runner d1 x e1", "Runner f1 x g1"]
+    );
+}
+
+#[test]
+fn move_priorities_rank_only_the_legal_turns() {
+    // White's Runner on d1 shields its King on e1 from Black's Slider on a1. Its a-type
+    // jump over the King comes first in the priorities but exposes the King, so the
+    // turns of the types ranked below it are the legal ones.
+    let rest = r#"
+   (move-priorities a-type)
+   (piece (name King))
+   (piece
+      (name Runner)
+      (moves
+         (w (verify empty?) add)
+         (move-type c-type) (w w (verify empty?) add)
+         (move-type a-type) (e e (verify empty?) add)))
+   (piece (name Slider) (moves (e (while empty? e) (verify enemy?) add)))
+   (board-setup (White (King e1) (Runner d1)) (Black (Slider a1)))
+   (loss-condition (White Black) (checkmated King))"#;
+    let engine = interpret_text("shield.zrf", &one_row_game("Shield", "a/b/c/d/e/f/g", rest));
+    let start = engine.start();
+    let moves: Vec<String> = engine
+        .legal_moves(&start)
+        .iter()
+        .map(|m| engine.notation(&start, m))
+        .collect();
+    assert_eq!(moves, ["Runner d1 - c1", "Runner d1 - b1"]);
 }
 
 #[test]

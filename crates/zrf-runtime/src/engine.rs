@@ -80,6 +80,11 @@ impl Move {
         Some(step)
     }
 
+    /// The move type of the turn's first step: the one `move-priorities` ranks it by.
+    pub(crate) fn move_type(&self) -> Option<MoveType> {
+        self.steps.first().and_then(|s| s.move_type)
+    }
+
     /// Whether the turn's last step is partial: the turn is not complete yet.
     fn is_partial(&self) -> bool {
         self.steps.last().is_some_and(|s| s.continue_with.is_some())
@@ -162,9 +167,17 @@ impl<T: Templates> Engine<T> {
     pub fn legal_moves_into(&self, state: &State, moves: &mut Vec<Move>) {
         moves.clear();
         let turn = self.turn(state);
-        self.gen().pseudo_legal_into(state, turn, moves);
         let royal = self.tables.royal.get(turn.player as usize);
-        if let Some(royal) = royal.filter(|r| r.contains(&true)) {
+        let royal = royal.filter(|r| r.contains(&true));
+        // Priorities are to drop every other turn once one of the first type listed is
+        // found, unless the legality filter might then drop all of those.
+        let first_priority = self.tables.priorities.first().filter(|_| royal.is_none());
+        let first = match first_priority {
+            Some(&top) => Steps::narrowing_to(top, std::mem::take(moves)),
+            None => Steps::appending_to(std::mem::take(moves)),
+        };
+        self.gen().turns_into(state, turn, first, moves);
+        if let Some(royal) = royal {
             let mut guard = RoyalGuard::new(self, state, turn, royal);
             moves.retain(|m| guard.keeps_royal_safe(self, state, m));
         }
@@ -220,14 +233,13 @@ impl<T: Templates> Engine<T> {
         if self.tables.priorities.is_empty() || moves.is_empty() {
             return;
         }
-        let move_type = |m: &Move| m.steps.first().and_then(|s| s.move_type);
         // Most positions offer moves of one type only: nothing to rank or drop.
-        let first = move_type(&moves[0]);
-        if moves.iter().all(|m| move_type(m) == first) {
+        let first = moves[0].move_type();
+        if moves.iter().all(|m| m.move_type() == first) {
             return;
         }
         let ranks = self.tables.priority_ranks();
-        let rank = |m: &Move| ranks.of(move_type(m));
+        let rank = |m: &Move| ranks.of(m.move_type());
         let best = moves.iter().map(rank).min().unwrap_or(0);
         moves.retain(|m| rank(m) == best);
     }
@@ -640,9 +652,14 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
 
     /// [`Gen::pseudo_legal`], appended to `moves`.
     pub fn pseudo_legal_into(&self, state: &State, turn: Turn, moves: &mut Vec<Move>) {
-        let filter = turn.filter();
-        let mut first = Steps::appending_to(std::mem::take(moves));
-        self.first_steps(state, turn, filter, &mut first);
+        let first = Steps::appending_to(std::mem::take(moves));
+        self.turns_into(state, turn, first, moves);
+    }
+
+    /// The turns that start with the steps the templates add to `first`, into `moves`
+    /// (whose buffer `first` holds).
+    fn turns_into(&self, state: &State, turn: Turn, mut first: Steps, moves: &mut Vec<Move>) {
+        self.first_steps(state, turn, turn.filter(), &mut first);
         let first_partial = first.first_partial();
         *moves = first.into_moves();
         // Each partial step is replaced by the turns that complete it, in order.
@@ -674,10 +691,26 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
 
     fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Steps) {
         // One run for the whole position, taking up each piece in turn.
+        let narrowing = out.narrowing_type().filter(|_| filter == Filter::ANY);
         let mut run = Run::for_pieces(self.tables, state, turn, out);
-        for (pos, piece) in state.pieces_of(turn.move_as) {
-            run.take_piece(pos, piece);
-            self.templates.piece_moves(&mut run, piece.kind, filter);
+        let mut filter = filter;
+        match narrowing {
+            None => {
+                for (pos, piece) in state.pieces_of(turn.move_as) {
+                    run.take_piece(pos, piece);
+                    self.templates.piece_moves(&mut run, piece.kind, filter);
+                }
+            }
+            Some(first_priority) => {
+                for (pos, piece) in state.pieces_of(turn.move_as) {
+                    run.take_piece(pos, piece);
+                    self.templates.piece_moves(&mut run, piece.kind, filter);
+                    if run.found_narrowed_type() {
+                        // Only its steps are kept from now on: only its templates need run.
+                        filter = Filter::only(Some(first_priority));
+                    }
+                }
+            }
         }
         drop(run);
         for kind in 0..self.tables.kinds() as Kind {

@@ -42,13 +42,27 @@ pub struct Steps {
     /// Where the first partial step is in `moves`: the turns from there on wait for
     /// their chains to be followed.
     first_partial: Option<usize>,
-    /// When set, steps that remove nothing from these squares are not kept, unless they
-    /// are partial (their continuations might). Asking whether a king is attacked then
-    /// builds no list of the enemy's quiet moves.
-    only_hitting: Option<SmallVec<[Pos; 4]>>,
+    keep: Keep,
     /// Whether runs note the squares they look at in `footprint`.
     noting: bool,
     footprint: Cell<Footprint>,
+}
+
+/// Which steps [`Steps`] keeps: one choice, so that the usual one costs one test per step.
+#[derive(Clone, Debug, Default)]
+// An explicit tag: the test for the usual choice is then one comparison.
+#[repr(u8)]
+enum Keep {
+    #[default]
+    Every,
+    /// Only the steps that may remove a piece from one of these squares, and partial ones
+    /// (their continuations might). Asking whether a king is attacked then builds no
+    /// list of the enemy's quiet moves.
+    Hitting(SmallVec<[Pos; 4]>),
+    /// Under `move-priorities` with no legality filter after them: the first type they
+    /// list, and whether a step of it was kept. Once one is, only steps of that type are
+    /// kept (priorities are to drop the others), and those kept before it are dropped.
+    Narrowing(MoveType, bool),
 }
 
 /// The squares some template runs looked at, folded onto 128 bits (square `p` stands for
@@ -87,7 +101,7 @@ impl Steps {
     /// steps.
     pub fn hitting(targets: &[Pos]) -> Steps {
         Steps {
-            only_hitting: Some(SmallVec::from_slice(targets)),
+            keep: Keep::Hitting(SmallVec::from_slice(targets)),
             ..Steps::default()
         }
     }
@@ -119,17 +133,18 @@ impl Steps {
         }
     }
 
-    /// Whether a step with these changes is to be kept.
+    /// Whether a step with these changes, partial or not, of `move_type`, is to be kept.
     #[inline]
-    fn wants(&self, changes: &[Change], partial: bool) -> bool {
-        match &self.only_hitting {
-            None => true,
-            Some(_) if partial => {
+    fn wants(&mut self, changes: &[Change], partial: bool, move_type: Option<MoveType>) -> bool {
+        match self.keep {
+            Keep::Every => true,
+            Keep::Hitting(_) if partial => {
                 // Its continuations run on positions the footprint knows nothing of.
                 self.note_everything();
                 true
             }
-            Some(targets) => hits_any(changes, targets),
+            Keep::Hitting(ref targets) => hits_any(changes, targets),
+            Keep::Narrowing(narrowed, found) => self.narrowing_keeps(narrowed, found, move_type),
         }
     }
 
@@ -139,6 +154,50 @@ impl Steps {
             moves,
             ..Steps::default()
         }
+    }
+
+    /// Keeps every step until one of `move_type` comes, then only those (see
+    /// [`Keep::Narrowing`]), in `moves` (emptied first).
+    pub(crate) fn narrowing_to(move_type: MoveType, mut moves: Vec<Move>) -> Steps {
+        moves.clear();
+        Steps {
+            moves,
+            keep: Keep::Narrowing(move_type, false),
+            ..Steps::default()
+        }
+    }
+
+    /// The move type these steps narrow to, if they do.
+    pub(crate) fn narrowing_type(&self) -> Option<MoveType> {
+        match self.keep {
+            Keep::Narrowing(move_type, _) => Some(move_type),
+            _ => None,
+        }
+    }
+
+    /// Whether a step of the type these steps narrow to was kept.
+    pub(crate) fn found_narrowed_type(&self) -> bool {
+        matches!(self.keep, Keep::Narrowing(_, true))
+    }
+
+    /// Whether a step of `move_type` is kept under [`Keep::Narrowing`] to `narrowed`
+    /// (`found`: a step of it was kept); the first of that type drops those kept before.
+    #[inline(never)]
+    fn narrowing_keeps(
+        &mut self,
+        narrowed: MoveType,
+        found: bool,
+        move_type: Option<MoveType>,
+    ) -> bool {
+        if move_type != Some(narrowed) {
+            return !found;
+        }
+        if !found {
+            self.moves.clear();
+            self.first_partial = None;
+            self.keep = Keep::Narrowing(narrowed, true);
+        }
+        true
     }
 
     /// The steps kept, each a turn of one step.
@@ -268,6 +327,11 @@ impl<'a> Run<'a> {
         out: &'a mut Steps,
     ) -> Run<'a> {
         Run::new(tables, state, turn, NO_POS, None, None, None, out)
+    }
+
+    /// [`Steps::found_narrowed_type`] of the steps this run adds to.
+    pub(crate) fn found_narrowed_type(&self) -> bool {
+        self.out.found_narrowed_type()
     }
 
     /// Moves the run to `piece`, standing on `pos`: the templates run next move it.
@@ -794,10 +858,11 @@ impl<'a> Run<'a> {
             // the movement among.
             let to = self.pos;
             let movement = Change::Move { from, to };
-            if self
-                .out
-                .wants(std::slice::from_ref(&movement), continue_with.is_some())
-            {
+            if self.out.wants(
+                std::slice::from_ref(&movement),
+                continue_with.is_some(),
+                self.move_type,
+            ) {
                 let mut changes = Changes::new();
                 changes.push(movement);
                 self.out.push(Step {
@@ -850,7 +915,10 @@ impl<'a> Run<'a> {
             None => (self.from, self.to.unwrap_or(self.pos)),
         };
         // Promotion only changes a type, so it never makes a step hit or miss a square.
-        if !self.out.wants(&changes, continue_with.is_some()) {
+        if !self
+            .out
+            .wants(&changes, continue_with.is_some(), self.move_type)
+        {
             return;
         }
         let mut emit = |changes: Changes| {
