@@ -126,13 +126,8 @@ fn move_priorities_rank_only_the_legal_turns() {
    (board-setup (White (King e1) (Runner d1)) (Black (Slider a1)))
    (loss-condition (White Black) (checkmated King))"#;
     let engine = interpret_text("shield.zrf", &one_row_game("Shield", "a/b/c/d/e/f/g", rest));
-    let start = engine.start();
-    let moves: Vec<String> = engine
-        .legal_moves(&start)
-        .iter()
-        .map(|m| engine.notation(&start, m))
-        .collect();
-    assert_eq!(moves, ["Runner d1 - c1", "Runner d1 - b1"]);
+    let every_move = listed(&engine, &engine.start(), "");
+    assert_eq!(every_move, ["Runner d1 - c1", "Runner d1 - b1"]);
 }
 
 #[test]
