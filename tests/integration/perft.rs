@@ -131,6 +131,54 @@ fn move_priorities_rank_only_the_legal_turns() {
 }
 
 #[test]
+fn a_promotion_to_a_royal_type_is_tested_even_away_from_every_attack() {
+    // Black's Hopper on e1 attacks c1 only, so the attack test on the position looks at
+    // nothing near White's Runner. Its step to c1 promotes it to a King there, where the
+    // Hopper can take it: the filter must test that turn, not take the position's answer.
+    let rest = r#"
+   (piece (name King))
+   (piece
+      (name Runner)
+      (moves (e (verify empty?) (add King)) (e e (verify empty?) add)))
+   (piece (name Hopper) (moves (w w (verify enemy?) add)))
+   (board-setup (White (King a1) (Runner b1)) (Black (Hopper e1)))
+   (loss-condition (White Black) (checkmated King))"#;
+    let engine = interpret_text("crown.zrf", &one_row_game("Crown", "a/b/c/d/e/f/g", rest));
+    assert_eq!(listed(&engine, &engine.start(), ""), ["Runner b1 - d1"]);
+}
+
+#[test]
+fn the_royal_filter_handles_more_turns_than_it_screens() {
+    // Seventy Runners may each step east, and the one on q144 may take the Black piece
+    // on q145. When that piece is a Slider, White's King next to it is attacked: only
+    // taking it, the last turn generated, is legal. A Rock attacks nothing: every turn is.
+    let files: Vec<String> = (0..150).map(|i| format!("q{i}-")).collect();
+    let runners: Vec<String> = (0..140).step_by(2).map(|i| format!("q{i}-1")).collect();
+    let crowd = |black: &str| {
+        let rest = format!(
+            r#"
+   (piece (name King))
+   (piece (name Runner) (moves (e (verify empty?) add) (e (verify enemy?) add)))
+   (piece (name Slider) (moves (e (while empty? e) (verify enemy?) add)))
+   (piece (name Rock))
+   (board-setup (White (King q149-1) (Runner {} q144-1)) (Black ({black} q145-1)))
+   (loss-condition (White Black) (checkmated King))"#,
+            runners.join(" ")
+        );
+        interpret_text("crowd.zrf", &one_row_game("Crowd", &files.join("/"), &rest))
+    };
+    let attacked = crowd("Slider");
+    assert_eq!(
+        listed(&attacked, &attacked.start(), ""),
+        ["Runner q144-1 x q145-1"]
+    );
+    let safe = crowd("Rock");
+    let every_move = listed(&safe, &safe.start(), "");
+    assert_eq!(every_move.len(), 71);
+    assert_eq!(every_move[70], "Runner q144-1 x q145-1");
+}
+
+#[test]
 fn a_capture_chain_is_one_turn_and_captures_are_compulsory() {
     let engine = engine("checkers.zrf");
     let mut state = engine.start();

@@ -11,7 +11,7 @@ use std::cell::Cell;
 use smallvec::{smallvec, SmallVec};
 
 use crate::goals;
-use crate::run::{hit_square, hits_any, Footprint, Loc, Run, Steps};
+use crate::run::{hit_square, hits_any, Footprint, Loc, Run, Screen, Steps};
 use crate::state::{Change, Piece, State, Step};
 use crate::tables::{Filter, PassTurn, Tables, Turn, NO_POS};
 use crate::{Kind, MoveType, PlayerIx, Pos};
@@ -169,17 +169,17 @@ impl<T: Templates> Engine<T> {
         let turn = self.turn(state);
         let royal = self.tables.royal.get(turn.player as usize);
         let royal = royal.filter(|r| r.contains(&true));
-        // Priorities are to drop every other turn once one of the first type listed is
-        // found, unless the legality filter might then drop all of those.
-        let first_priority = self.tables.priorities.first().filter(|_| royal.is_none());
-        let first = match first_priority {
-            Some(&top) => Steps::narrowing_to(top, std::mem::take(moves)),
-            None => Steps::appending_to(std::mem::take(moves)),
-        };
-        self.gen().turns_into(state, turn, first, moves);
-        if let Some(royal) = royal {
-            let mut guard = RoyalGuard::new(self, state, turn, royal);
-            moves.retain(|m| guard.keeps_royal_safe(self, state, m));
+        match royal {
+            Some(royal) => self.legal_turns_guarded(state, turn, royal, moves),
+            None => {
+                // Priorities are to drop every other turn once one of the first type
+                // listed is found (with a legality filter, that might drop all of those).
+                let first = match self.tables.priorities.first() {
+                    Some(&top) => Steps::narrowing_to(top, std::mem::take(moves)),
+                    None => Steps::appending_to(std::mem::take(moves)),
+                };
+                let _ = self.gen().turns_into(state, turn, first, moves);
+            }
         }
         self.prioritise(moves);
         if self.tables.options.maximal_captures {
@@ -193,26 +193,57 @@ impl<T: Templates> Engine<T> {
         }
     }
 
-    /// A candidate turn in `state` on which the legal-move filter for `checkmated` and
-    /// an attack test on a fresh scan of the position after it disagree, described;
-    /// `None` when they agree on all (or the player has no royal piece). For checking
-    /// the filter's shortcuts on real positions.
+    /// The turns of `turn` in `state` that leave the `royal` pieces of the mover safe,
+    /// into `moves` (empty). Out of line: games without the filter never come here.
+    #[inline(never)]
+    fn legal_turns_guarded(
+        &self,
+        state: &State,
+        turn: Turn,
+        royal: &[bool],
+        moves: &mut Vec<Move>,
+    ) {
+        // The attack test on the position before comes first, so that the turns it
+        // decides are told apart as they are generated.
+        let mut guard = RoyalGuard::new(self, state, turn, royal);
+        let first = if guard.screens(turn) {
+            Steps::screening(guard.footprint, std::mem::take(moves))
+        } else {
+            Steps::appending_to(std::mem::take(moves))
+        };
+        match self.gen().turns_into(state, turn, first, moves) {
+            Some(undecided) => guard.keep_screened(self, state, moves, undecided),
+            None => moves.retain(|m| guard.keeps_royal_safe(self, state, m)),
+        }
+    }
+
+    /// A candidate turn in `state` on which the legal-move filter for `checkmated` (as
+    /// move generation screens the turns, or turn by turn) and an attack test on a fresh
+    /// scan of the position after it disagree, described; `None` when they agree on all
+    /// (or the player has no royal piece). For checking the filter's shortcuts on real
+    /// positions.
     pub fn royal_guard_violation(&self, state: &State) -> Option<String> {
         let turn = self.turn(state);
         let royal = self.tables.royal.get(turn.player as usize)?;
         if !royal.contains(&true) {
             return None;
         }
+        let mut screened = Vec::new();
+        self.legal_turns_guarded(state, turn, royal, &mut screened);
         let mut guard = RoyalGuard::new(self, state, turn, royal);
         let mut after = state.clone();
         self.pseudo_legal(state, turn).into_iter().find_map(|m| {
-            let kept = guard.keeps_royal_safe(self, state, &m);
             self.apply_into(state, &m, &mut after);
             let safe = !self.royal_attacked(&after, turn.move_as, royal);
-            (kept != safe).then(|| {
-                let verdict = if kept { "legal" } else { "illegal" };
-                format!("{m:?} judged {verdict} by the legal-move filter, not by a fresh scan")
-            })
+            let verdicts = [
+                ("screened", screened.contains(&m)),
+                ("turn by turn", guard.keeps_royal_safe(self, state, &m)),
+            ];
+            let (how, kept) = verdicts.into_iter().find(|&(_, kept)| kept != safe)?;
+            let verdict = if kept { "legal" } else { "illegal" };
+            Some(format!(
+                "{m:?} judged {verdict} by the legal-move filter ({how}), not by a fresh scan"
+            ))
         })
     }
 
@@ -396,6 +427,36 @@ impl<'a> RoyalGuard<'a> {
             after: None,
             probe: Probe::default(),
         }
+    }
+
+    /// Whether the turns of `turn` may be screened (see [`Steps::screening`]): the
+    /// attacker is another player, so the mover's pieces are never among its threats.
+    fn screens(&self, turn: Turn) -> bool {
+        self.before.attacker != turn.move_as
+    }
+
+    /// Keeps the legal turns of `moves`, screened with this guard's footprint: those not
+    /// listed in `undecided` are legal exactly when the position before was safe.
+    fn keep_screened<T: Templates>(
+        &mut self,
+        engine: &Engine<T>,
+        state: &State,
+        moves: &mut Vec<Move>,
+        undecided: u64,
+    ) {
+        if undecided == 0 && moves.len() <= 64 && !self.attacked_before {
+            return;
+        }
+        let mut index = 0;
+        moves.retain(|m| {
+            let this = index;
+            index += 1;
+            if Screen::is_undecided(undecided, this) {
+                self.keeps_royal_safe(engine, state, m)
+            } else {
+                !self.attacked_before
+            }
+        });
     }
 
     /// Whether `mv` leaves the royal pieces safe.
@@ -653,18 +714,27 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     /// [`Gen::pseudo_legal`], appended to `moves`.
     pub fn pseudo_legal_into(&self, state: &State, turn: Turn, moves: &mut Vec<Move>) {
         let first = Steps::appending_to(std::mem::take(moves));
-        self.turns_into(state, turn, first, moves);
+        let _ = self.turns_into(state, turn, first, moves);
     }
 
     /// The turns that start with the steps the templates add to `first`, into `moves`
     /// (whose buffer `first` holds).
-    fn turns_into(&self, state: &State, turn: Turn, mut first: Steps, moves: &mut Vec<Move>) {
+    /// With [`Steps::screening`], returns [`Steps::undecided`].
+    #[inline(always)]
+    fn turns_into(
+        &self,
+        state: &State,
+        turn: Turn,
+        mut first: Steps,
+        moves: &mut Vec<Move>,
+    ) -> Option<u64> {
         self.first_steps(state, turn, turn.filter(), &mut first);
         let first_partial = first.first_partial();
+        let undecided = first.undecided();
         *moves = first.into_moves();
         // Each partial step is replaced by the turns that complete it, in order.
         let Some(first_partial) = first_partial else {
-            return;
+            return undecided;
         };
         // The turns move to the spare buffer, and back in their final order: each turn
         // is copied once.
@@ -687,8 +757,10 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
         SPARE_POSITION.set(scratch);
         AFTER_PARTIAL.set(generated);
+        None
     }
 
+    #[inline(always)]
     fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Steps) {
         // One run for the whole position, taking up each piece in turn.
         let narrowing = out.narrowing_type().filter(|_| filter == Filter::ANY);

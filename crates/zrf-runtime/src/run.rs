@@ -63,6 +63,77 @@ enum Keep {
     /// list, and whether a step of it was kept. Once one is, only steps of that type are
     /// kept (priorities are to drop the others), and those kept before it are dropped.
     Narrowing(MoveType, bool),
+    /// Every step, noting which the `checkmated` filter must test one by one.
+    Screening(Screen),
+}
+
+/// Under the `checkmated` filter: the squares the attack test on the position before
+/// depended on, and the turns kept so far whose legality that test may not decide. A
+/// turn that only moves the mover's piece, and perhaps captures, away from those
+/// squares is legal exactly when the position before was safe; telling so as the step
+/// is kept costs a few tests, where looking again at each turn afterwards costs a pass.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Screen {
+    danger: Footprint,
+    /// Bit `i`: the turn at index `i` is undecided. Turns from index 64 on are never
+    /// decided (a bit set keeps [`Steps`] as small as before).
+    undecided: u64,
+}
+
+impl Screen {
+    /// Whether the turn at `index` must be tested one by one.
+    pub(crate) fn is_undecided(undecided: u64, index: usize) -> bool {
+        index >= 64 || undecided >> index & 1 == 1
+    }
+
+    #[inline]
+    fn mark(&mut self, index: usize) {
+        if index < 64 {
+            self.undecided |= 1 << index;
+        }
+    }
+
+    /// Notes the turn about to be kept at `index`, of one step with these `changes`,
+    /// taking a movement for the moving piece's (as in [`Run::add`]'s common case;
+    /// [`Steps::screen_since`] looks again at the others).
+    #[inline]
+    fn note_changes(&mut self, index: usize, changes: &[Change], partial: bool) {
+        let untouched = |pos: Pos| !self.danger.contains(pos);
+        let decided = !partial
+            && match *changes {
+                [Change::Move { from, to }] => untouched(from) && untouched(to),
+                [Change::Move { from, to }, Change::Capture { pos }] => {
+                    untouched(from) && untouched(to) && untouched(pos)
+                }
+                _ => false,
+            };
+        if !decided {
+            self.mark(index);
+        }
+    }
+
+    /// Notes again the turns of `moves` from index `first` on. Out of line: only steps
+    /// with more than a movement come here.
+    #[inline(never)]
+    fn note_kept(&mut self, first: usize, moves: &[Move]) {
+        for (index, mv) in moves.iter().enumerate().skip(first) {
+            // The moving piece is the one the run took up: the mover's, never the
+            // attacker's (screening is only for turns whose attacker is another player).
+            let decided = match &mv.steps[..] {
+                [step] => match step.changes[..] {
+                    [Change::Move { from, .. }]
+                    | [Change::Move { from, .. }, Change::Capture { .. }] => {
+                        step.from == Some(from)
+                    }
+                    _ => false,
+                },
+                _ => false,
+            };
+            if !decided {
+                self.mark(index);
+            }
+        }
+    }
 }
 
 /// The squares some template runs looked at, folded onto 128 bits (square `p` stands for
@@ -145,6 +216,10 @@ impl Steps {
             }
             Keep::Hitting(ref targets) => hits_any(changes, targets),
             Keep::Narrowing(narrowed, found) => self.narrowing_keeps(narrowed, found, move_type),
+            Keep::Screening(ref mut screen) => {
+                screen.note_changes(self.moves.len(), changes, partial);
+                true
+            }
         }
     }
 
@@ -164,6 +239,29 @@ impl Steps {
             moves,
             keep: Keep::Narrowing(move_type, false),
             ..Steps::default()
+        }
+    }
+
+    /// Keeps every step, in `moves` (emptied first), noting which turns the attack test
+    /// that looked at the `danger` squares does not decide (see [`Screen`]).
+    pub(crate) fn screening(danger: Footprint, mut moves: Vec<Move>) -> Steps {
+        moves.clear();
+        Steps {
+            moves,
+            keep: Keep::Screening(Screen {
+                danger,
+                undecided: 0,
+            }),
+            ..Steps::default()
+        }
+    }
+
+    /// With [`Steps::screening`] and no partial step kept: which turns the attack test
+    /// before does not decide (see [`Screen::is_undecided`]).
+    pub(crate) fn undecided(&self) -> Option<u64> {
+        match self.keep {
+            Keep::Screening(screen) if self.first_partial.is_none() => Some(screen.undecided),
+            _ => None,
         }
     }
 
@@ -223,6 +321,16 @@ impl Steps {
     pub(crate) fn take(&mut self) -> impl Iterator<Item = Step> + '_ {
         self.first_partial = None;
         self.moves.drain(..).filter_map(Move::into_single_step)
+    }
+
+    /// Notes again, when screening, the turns kept from index `first` on, now that their
+    /// steps are known whole: [`Steps::wants`] saw only the changes before promotion,
+    /// and took any movement for the moving piece's.
+    #[inline]
+    fn screen_since(&mut self, first: usize) {
+        if let Keep::Screening(screen) = &mut self.keep {
+            screen.note_kept(first, &self.moves);
+        }
     }
 
     #[inline]
@@ -921,6 +1029,7 @@ impl<'a> Run<'a> {
         {
             return;
         }
+        let first_kept = self.out.moves.len();
         let mut emit = |changes: Changes| {
             self.out.push(Step {
                 from,
@@ -940,6 +1049,7 @@ impl<'a> Run<'a> {
                 }
             }
         }
+        self.out.screen_since(first_kept);
     }
 
     /// Guards a `while` loop: call once per iteration.
