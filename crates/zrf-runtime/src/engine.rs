@@ -559,9 +559,13 @@ impl Watched {
             None => attackers.map(|(pos, _)| pos).collect(),
             Some(reach) => {
                 let reach = reach.toward(attacker, &targets);
-                attackers
-                    .filter_map(|(pos, piece)| reach.may_hit(piece.kind, pos).then_some(pos))
-                    .collect()
+                let mut threats = SmallVec::new();
+                for (pos, piece) in attackers {
+                    if reach.may_hit(piece.kind, pos) {
+                        threats.push(pos);
+                    }
+                }
+                threats
             }
         };
         Watched {
