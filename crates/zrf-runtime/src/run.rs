@@ -215,7 +215,12 @@ impl Steps {
                 true
             }
             Keep::Hitting(ref targets) => hits_any(changes, targets),
-            Keep::Narrowing(narrowed, found) => self.narrowing_keeps(narrowed, found, move_type),
+            // Only the first step of the narrowed type changes what is kept: the rest are
+            // told apart inline.
+            Keep::Narrowing(narrowed, found) if found || move_type != Some(narrowed) => {
+                found == (move_type == Some(narrowed))
+            }
+            Keep::Narrowing(narrowed, _) => self.start_narrowing(narrowed),
             Keep::Screening(ref mut screen) => {
                 screen.note_changes(self.moves.len(), changes, partial);
                 true
@@ -278,23 +283,13 @@ impl Steps {
         matches!(self.keep, Keep::Narrowing(_, true))
     }
 
-    /// Whether a step of `move_type` is kept under [`Keep::Narrowing`] to `narrowed`
-    /// (`found`: a step of it was kept); the first of that type drops those kept before.
+    /// Under [`Keep::Narrowing`] to `narrowed`, the first step of that type is kept and
+    /// drops those kept before.
     #[inline(never)]
-    fn narrowing_keeps(
-        &mut self,
-        narrowed: MoveType,
-        found: bool,
-        move_type: Option<MoveType>,
-    ) -> bool {
-        if move_type != Some(narrowed) {
-            return !found;
-        }
-        if !found {
-            self.moves.clear();
-            self.first_partial = None;
-            self.keep = Keep::Narrowing(narrowed, true);
-        }
+    fn start_narrowing(&mut self, narrowed: MoveType) -> bool {
+        self.moves.clear();
+        self.first_partial = None;
+        self.keep = Keep::Narrowing(narrowed, true);
         true
     }
 
