@@ -223,9 +223,23 @@ impl State {
     /// Makes this scratch state a copy of `source`'s position, without its history or
     /// last captures, reusing the buffers (look-ahead, many times per move list).
     pub(crate) fn copy_position_from(&mut self, source: &State) {
-        self.board.clone_from(&source.board);
-        self.occupied.clone_from(&source.occupied);
-        self.stock.clone_from(&source.stock);
+        // Positions of one game are of one size: the squares and their bits are copied
+        // as they stand, without the resizing `clone_from` allows for.
+        if self.board.len() == source.board.len() {
+            self.board.copy_from_slice(&source.board);
+        } else {
+            self.board.clone_from(&source.board);
+        }
+        if self.occupied.len() == source.occupied.len() {
+            for (word, &bits) in self.occupied.iter_mut().zip(&source.occupied) {
+                *word = bits;
+            }
+        } else {
+            self.occupied.clone_from(&source.occupied);
+        }
+        if !Rc::ptr_eq(&self.stock, &source.stock) {
+            self.stock.clone_from(&source.stock);
+        }
         self.turn = source.turn;
         self.last_from = source.last_from;
         self.last_to = source.last_to;
