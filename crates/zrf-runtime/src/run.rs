@@ -378,6 +378,8 @@ pub struct Run<'a> {
     active: [u64; 4],
     /// Read through the predicates, which note what the run looks at.
     pub(crate) state: &'a State,
+    /// The squares of `state`, held here: every look reads them.
+    board: &'a [Option<Piece>],
     pub turn: Turn,
     /// The current position: always a square of the board while a template runs
     /// (steps off the board fail instead of moving there).
@@ -505,6 +507,7 @@ impl<'a> Run<'a> {
             zone_words: view.words,
             active: tables.active_players(),
             state,
+            board: state.board(),
             turn,
             pos,
             from,
@@ -571,7 +574,7 @@ impl<'a> Run<'a> {
     #[inline]
     fn look(&self, pos: Pos) -> Option<Piece> {
         self.note_read(pos);
-        self.state.at(pos)
+        self.board.get(pos as usize).copied().flatten()
     }
 
     /// The position, for what the last move did (noted as looking at everything).
