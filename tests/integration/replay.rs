@@ -298,3 +298,95 @@ fn mutated_oracle_games_never_panic_the_replayer() {
         }
     }
 }
+
+/// Replays a saved game of the oracles against the game or variant `title` of the rules
+/// in `rules`.
+fn replay_oracle(
+    oracles: &std::path::Path,
+    zsg_path: &str,
+    rules: &std::path::Path,
+    title: &str,
+) -> Replay {
+    let engine = zrf::build::Config::new()
+        .quiet(true)
+        .variant(title)
+        .interpret(rules)
+        .unwrap_or_else(|e| panic!("{}: {e}", rules.display()));
+    let mut sources = SourceMap::new();
+    let bytes = std::fs::read(oracles.join(zsg_path)).unwrap_or_else(|e| panic!("{e}"));
+    let file = sources.add(zsg_path, bytes);
+    let players = engine.tables.player_names();
+    let (saved, errors) = zsg::parse(file, sources.file(file), Some(&players));
+    assert!(errors.is_empty(), "{zsg_path}: {errors:?}");
+    zsg::replay(&engine, &saved.unwrap_or_else(|| panic!("{zsg_path}")))
+}
+
+/// Zillions ends a game by `stalemated` as soon as the player to move has no legal move
+/// and may not pass: recorded games stop exactly there. Chessence.zsg goes on past such
+/// a position (record 82 is Black's `41. Pass`), and replays whole once its rules let a
+/// player pass: it was recorded with such rules (docs/semantics.md).
+#[test]
+fn games_end_at_stalemate_and_chessence_was_recorded_with_passing_allowed() {
+    let (Some(corpus), Some(oracles)) = (crate::shared_corpus(), crate::shared_oracles()) else {
+        return;
+    };
+    use zrf_runtime::Outcome::Loss;
+    let stalemates = [
+        (
+            "zsg/DagazProject-ZRF/HornChess/horn-chess.zsg",
+            corpus.join("DagazProject-ZRF/HornChess/horn-chess.zrf"),
+            "Horn Chess",
+            Loss(1),
+        ),
+        (
+            "zsg/DagazProject-ZRF/Gonu/Gonu.zsg",
+            corpus.join("DagazProject-ZRF/Gonu/Gonu.zrf"),
+            "4-line Gonu",
+            Loss(0),
+        ),
+        (
+            "zsg/GlukKazan-ZoG/Rules/Northern Checkers.zsg",
+            oracles.join("recorded-zrf/95b3e3670a/CheckersCollection.zrf"),
+            "Northern Checkers",
+            Loss(0),
+        ),
+    ];
+    for (zsg_path, rules, title, loser) in stalemates {
+        let report = replay_oracle(&oracles, zsg_path, &rules, title);
+        assert_eq!(report.replayed, report.records, "{zsg_path}");
+        assert_eq!(report.over_early, None, "{zsg_path}");
+        assert_eq!(report.outcome, Some(loser), "{zsg_path}");
+    }
+
+    let chessence = "zsg/DagazProject-ZRF/Chessence/Chessence.zsg";
+    let rules = corpus.join("DagazProject-ZRF/Chessence/Chessence.zrf");
+    let as_published = replay_oracle(&oracles, chessence, &rules, "Free Chessence");
+    assert_eq!((as_published.replayed, as_published.records), (81, 83));
+    assert_eq!(as_published.over_early, Some((81, Loss(1))));
+
+    // The same rules with passing allowed: the only change.
+    let text = std::fs::read_to_string(&rules).unwrap_or_else(|e| panic!("{e}"));
+    let option = option_value_span(&text, "\"pass turn\"");
+    let passing = format!("{}forced{}", &text[..option.start], &text[option.end..]);
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let changed = dir.path().join("Chessence.zrf");
+    std::fs::write(&changed, passing).unwrap_or_else(|e| panic!("{e}"));
+    let with_passing = replay_oracle(&oracles, chessence, &changed, "Free Chessence");
+    assert_eq!(with_passing.divergence, None);
+    assert_eq!((with_passing.replayed, with_passing.records), (83, 83));
+}
+
+/// Where the value of the option named `name` (quoted) stands in `text`.
+fn option_value_span(text: &str, name: &str) -> std::ops::Range<usize> {
+    let at = text
+        .find(name)
+        .unwrap_or_else(|| panic!("no option {name}"))
+        + name.len();
+    let rest = &text[at..];
+    let start = at + (rest.len() - rest.trim_start().len());
+    let end = start
+        + text[start..]
+            .find(')')
+            .unwrap_or_else(|| panic!("unclosed option"));
+    start..end
+}
