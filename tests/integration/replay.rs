@@ -350,6 +350,12 @@ fn games_end_at_stalemate_and_chessence_was_recorded_with_passing_allowed() {
             "Northern Checkers",
             Loss(0),
         ),
+        (
+            "zsg/DagazProject-ZRF/CheckersCollection/Northern Checkers.zsg",
+            oracles.join("recorded-zrf/95b3e3670a/CheckersCollection.zrf"),
+            "Northern Checkers",
+            Loss(0),
+        ),
     ];
     for (zsg_path, rules, title, loser) in stalemates {
         let report = replay_oracle(&oracles, zsg_path, &rules, title);
