@@ -14,21 +14,20 @@ const SAMPLES: [&str; 5] = [
     "hopdrop.zrf",
 ];
 
-/// A seeded random game of a sample as a saved-game file.
+/// A seeded random game of a sample as a saved-game file, as a compiled engine's `play
+/// --save` writes it.
 fn played(sample: &str, seed: u64, max_turns: usize) -> String {
     let engine = engine(sample);
-    let mut rng = zrf_search::SplitMix64::new(seed);
-    let mut state = engine.start();
     let mut records = Vec::new();
-    for _ in 0..max_turns {
-        let moves = engine.legal_moves(&state);
-        if moves.is_empty() || engine.outcome(&state, &moves).is_some() {
-            break;
-        }
-        let chosen = &moves[rng.below(moves.len())];
-        records.extend(zrf_runtime::turn_records(&engine.tables, &state, chosen));
-        state = engine.play(&state, chosen);
-    }
+    zrf_search::playout_with(
+        &engine,
+        seed,
+        max_turns,
+        |_| true,
+        |state, mv| {
+            records.extend(zrf_runtime::turn_records(&engine.tables, state, mv));
+        },
+    );
     zrf_runtime::saved_game(&engine.tables, sample, &[], &records)
 }
 

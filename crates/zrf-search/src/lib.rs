@@ -70,7 +70,19 @@ pub fn playout<G: Game>(
     game: &G,
     seed: u64,
     max_plies: usize,
+    keep_going: impl FnMut(&G::State) -> bool,
+) -> Playout {
+    playout_with(game, seed, max_plies, keep_going, |_, _| {})
+}
+
+/// [`playout`], showing `on_move` each move chosen with the position it is played from
+/// (to write a saved game of it, say).
+pub fn playout_with<G: Game>(
+    game: &G,
+    seed: u64,
+    max_plies: usize,
     mut keep_going: impl FnMut(&G::State) -> bool,
+    mut on_move: impl FnMut(&G::State, &G::Move),
 ) -> Playout {
     let mut rng = SplitMix64::new(seed);
     let mut state = game.start();
@@ -83,6 +95,7 @@ pub fn playout<G: Game>(
             break;
         }
         let choice = &moves[rng.below(moves.len())];
+        on_move(&state, choice);
         moves_played.push(game.notation(&state, choice));
         state = game.play(&state, choice);
     }
