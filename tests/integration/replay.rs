@@ -32,13 +32,21 @@ fn played(sample: &str, seed: u64, max_turns: usize) -> String {
 }
 
 fn replay_text(sample: &str, text: &str) -> Replay {
-    let engine = engine(sample);
+    replay_saved(&engine(sample), "game.zsg", text.as_bytes().to_vec())
+}
+
+/// Reads the saved game `bytes` (a file called `name`) with the players of `engine`,
+/// and replays it.
+fn replay_saved(engine: &zrf::interp::Interpreted, name: &str, bytes: Vec<u8>) -> Replay {
     let mut sources = SourceMap::new();
-    let file = sources.add("game.zsg", text.as_bytes().to_vec());
+    let file = sources.add(name, bytes);
     let players = engine.tables.player_names();
     let (saved, errors) = zsg::parse(file, sources.file(file), Some(&players));
-    assert!(errors.is_empty(), "{errors:?}");
-    zsg::replay(&engine, &saved.unwrap_or_else(|| panic!("header")))
+    assert!(errors.is_empty(), "{name}: {errors:?}");
+    zsg::replay(
+        engine,
+        &saved.unwrap_or_else(|| panic!("{name}: no header")),
+    )
 }
 
 #[test]
@@ -311,13 +319,8 @@ fn replay_oracle(
         .variant(title)
         .interpret(rules)
         .unwrap_or_else(|e| panic!("{}: {e}", rules.display()));
-    let mut sources = SourceMap::new();
     let bytes = std::fs::read(oracles.join(zsg_path)).unwrap_or_else(|e| panic!("{e}"));
-    let file = sources.add(zsg_path, bytes);
-    let players = engine.tables.player_names();
-    let (saved, errors) = zsg::parse(file, sources.file(file), Some(&players));
-    assert!(errors.is_empty(), "{zsg_path}: {errors:?}");
-    zsg::replay(&engine, &saved.unwrap_or_else(|| panic!("{zsg_path}")))
+    replay_saved(&engine, zsg_path, bytes)
 }
 
 /// Zillions ends a game by `stalemated` as soon as the player to move has no legal move
