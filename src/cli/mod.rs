@@ -202,8 +202,9 @@ enum Command {
     /// Compile rules files into native engines: Rust code on the zrf runtime.
     ///
     /// By default writes a Cargo package: the game as a library, and a `main` with
-    /// `perft DEPTH`, `moves` and `play`. `cargo run --release -- perft 5` in the package
-    /// then runs the compiled engine. `--emit rs` writes the module alone.
+    /// `perft DEPTH`, `moves` and `play [--seed N] [--save GAME.zsg]` (a random game,
+    /// saved for Zillions to open). `cargo run --release -- perft 5` in the package then
+    /// runs the compiled engine. `--emit rs` writes the module alone.
     ///
     /// Example: `zrfc build zrf-samples/chess.zrf -o chess-engine`
     Build(build::BuildArgs),
