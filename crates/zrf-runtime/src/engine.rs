@@ -752,12 +752,11 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 moves.push(mv);
                 continue;
             }
-            let Some(step) = mv.into_single_step() else {
-                continue;
-            };
             let after = position_copy(&mut scratch, state);
-            after.apply_step(self.tables, &step);
-            self.complete_chain(after, turn, step, moves, &mut budget);
+            for step in &mv.steps {
+                after.apply_step(self.tables, step);
+            }
+            self.complete_chain(after, turn, mv, moves, &mut budget);
         }
         SPARE_POSITION.set(scratch);
         AFTER_PARTIAL.set(generated);
@@ -813,24 +812,26 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         self.templates.drops(&mut run, kind, filter);
     }
 
-    /// Pushes every complete turn that starts with the partial step `first`; `after` is
-    /// the position with it applied.
+    /// Pushes every complete turn that starts with `first`, a turn of one partial step;
+    /// `after` is the position with it applied.
     fn complete_chain(
         &self,
         after: &State,
         turn: Turn,
-        first: Step,
+        first: Move,
         out: &mut Vec<Move>,
         budget: &mut usize,
     ) {
-        let next = self.continuations(after, turn, &first, 1, budget);
+        let Some(step) = first.steps.first() else {
+            return;
+        };
+        let next = self.continuations(after, turn, step, 1, budget);
         if next.is_empty() {
             // Most often the step has no continuation: it is the turn, moved, not copied.
-            out.push(Move::of_step(first));
+            out.push(first);
             return;
         }
-        let mut chain = Chain::new();
-        chain.push(first);
+        let mut chain: Chain = first.steps.into_iter().collect();
         self.follow_chain(after, turn, &mut chain, next, out, budget);
     }
 
@@ -956,7 +957,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                     let mut after = state.clone();
                     after.apply_step(self.tables, &step);
                     let mut chains = Vec::new();
-                    self.complete_chain(&after, turn, step, &mut chains, budget);
+                    self.complete_chain(&after, turn, Move::of_step(step), &mut chains, budget);
                     let chain_removes = |m: &Move| {
                         let mut board = state.clone();
                         m.steps.iter().any(|s| {
