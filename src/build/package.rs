@@ -222,7 +222,9 @@ fn run<T: Templates>(engine: Engine<T>, args: &[String]) -> ExitCode {{
         Some("play") => {{
             let mut records = Vec::new();
             let played = zrf_search::playout_with(&engine, seed, max_turns, |_| true, |state, mv| {{
-                records.extend(zrf_runtime::turn_records(&engine.tables, state, mv));
+                if save.is_some() {{
+                    records.extend(zrf_runtime::turn_records(&engine.tables, state, mv));
+                }}
             }});
             for (n, mv) in played.moves.iter().enumerate() {{
                 println!("{{}}. {{mv}}", n + 1);

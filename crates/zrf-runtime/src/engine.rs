@@ -812,8 +812,8 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         self.templates.drops(&mut run, kind, filter);
     }
 
-    /// Pushes every complete turn that starts with `first`, a turn of one partial step;
-    /// `after` is the position with it applied.
+    /// Pushes every complete turn that starts with `first`, a turn whose last step is
+    /// partial; `after` is the position with it applied.
     fn complete_chain(
         &self,
         after: &State,
@@ -822,7 +822,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         out: &mut Vec<Move>,
         budget: &mut usize,
     ) {
-        let Some(step) = first.steps.first() else {
+        let Some(step) = first.steps.last() else {
             return;
         };
         let next = self.continuations(after, turn, step, 1, budget);
