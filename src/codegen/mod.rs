@@ -193,8 +193,10 @@ const RUNTIME_ITEMS: &[&str] = &[
     "GoalKind",
     "Kind",
     "Loc",
+    "MayNote",
     "MoveType",
     "NO_POS",
+    "NeverNote",
     "Options",
     "PassTurn",
     "PieceInfo",
@@ -263,7 +265,14 @@ fn emit_game(
     }
     w.line("");
     let template_names = template_names(game);
-    emit_dispatch(&mut w, game, &names, &template_names);
+    // Only the `checkmated` filter asks runs to note what they look at: without it, the
+    // templates compile without a test at every look.
+    let noting = if tables.royal.iter().flatten().any(|&royal| royal) {
+        "MayNote"
+    } else {
+        "NeverNote"
+    };
+    emit_dispatch(&mut w, game, &names, &template_names, noting);
     w.line("");
     w.line(
         "#[allow(clippy::if_same_then_else, reason = \"rules may do the same in several branches\")]",
@@ -283,7 +292,7 @@ fn emit_game(
             let run = if block.is_empty() { "_run" } else { "run" };
             w.block(
                 format!(
-                    "fn {}(&self, {run}: &mut Run<'_>) -> StepResult",
+                    "fn {}(&self, {run}: &mut Run<'_, {noting}>) -> StepResult",
                     template_names[index]
                 ),
                 |w| emit_templates::emit_template_body(w, block, &names),
@@ -455,8 +464,15 @@ fn template_names(game: &ir::Game) -> Vec<String> {
 }
 
 /// The [`zrf_runtime::Templates`] implementation: per piece type, its templates in the
-/// order the rules list them, each behind the turn's move-type filter.
-fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, names: &Names, template_names: &[String]) {
+/// order the rules list them, each behind the turn's move-type filter. `noting` names the
+/// game's [`zrf_runtime::NoteReads`].
+fn emit_dispatch(
+    w: &mut RustWriter,
+    game: &ir::Game,
+    names: &Names,
+    template_names: &[String],
+    noting: &str,
+) {
     let filter = |t: &ir::TemplateUse| names.optional_move_type(t.move_type);
     let call =
         |t: &ir::TemplateUse| format!("let _ = self.{}(run);", template_names[t.template.index()]);
@@ -468,6 +484,13 @@ fn emit_dispatch(w: &mut RustWriter, game: &ir::Game, names: &Names, template_na
     let movers = pieces_with(|p| &p.moves);
     let droppers = pieces_with(|p| &p.drops);
     w.block("impl Templates for Rules", |w| {
+        w.line(if noting == "MayNote" {
+            "// A `checkmated` goal: its legality test asks runs what they look at."
+        } else {
+            "// No `checkmated` goal: runs are never asked what they look at."
+        });
+        w.line(format!("type Noting = {noting};"));
+        w.line("");
         templates_method(w, "piece_moves", !movers.is_empty(), |w| {
             dispatch_arms(
                 w,
@@ -529,7 +552,7 @@ fn templates_method(
 ) {
     let prefix = if used { "" } else { "_" };
     let head = format!(
-        "fn {method}(&self, {prefix}run: &mut Run<'_>, {prefix}kind: Kind, {prefix}filter: Filter)"
+        "fn {method}(&self, {prefix}run: &mut Run<'_, Self::Noting>, {prefix}kind: Kind, {prefix}filter: Filter)"
     );
     w.block(head, |w| {
         if used {

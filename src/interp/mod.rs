@@ -2,7 +2,9 @@
 //! [`Tables`] and runs its templates by walking the IR, driving the runtime's [`Run`]:
 //! every rule primitive is the runtime's, shared with generated code.
 
-use zrf_runtime::{AttackGuard, Engine, Fail, Filter, Kind, Loc, Pos, Run, StepResult, Templates};
+use zrf_runtime::{
+    AttackGuard, Engine, Fail, Filter, Kind, Loc, MayNote, Pos, Run, StepResult, Templates,
+};
 
 use crate::ir::{self, AddKind, Block, Cond, Dir, GoTarget, Stmt, TablesError};
 
@@ -28,6 +30,9 @@ pub struct Interpreter {
 }
 
 impl Templates for Interpreter {
+    /// One interpreter serves every game, `checkmated` or not.
+    type Noting = MayNote;
+
     fn piece_moves(&self, run: &mut Run<'_>, kind: Kind, filter: Filter) {
         for template in &self.game.pieces[kind as usize].moves {
             let move_type = template.move_type.map(|t| t.0 as u16);

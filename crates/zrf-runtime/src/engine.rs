@@ -11,22 +11,27 @@ use std::cell::Cell;
 use smallvec::{smallvec, SmallVec};
 
 use crate::goals;
-use crate::run::{hit_square, hits_any, Footprint, Loc, Run, Screen, Steps};
+use crate::run::{hit_square, hits_any, Footprint, Loc, NoteReads, Run, Screen, Steps};
 use crate::state::{Change, Piece, State, Step};
 use crate::tables::{Filter, PassTurn, Tables, Turn, NO_POS};
 use crate::{Kind, MoveType, PlayerIx, Pos};
 
 /// The code of a game's templates: the interpreter, or generated Rust.
 pub trait Templates {
+    /// Whether this game's runs may be asked to note what they look at: [`crate::MayNote`] if it
+    /// has the `checkmated` filter (or may have, for the interpreter), else
+    /// [`crate::NeverNote`].
+    type Noting: NoteReads;
+
     /// Runs the move templates of piece type `kind` allowed by `filter` for the piece
     /// `run` has taken up ([`Run::for_move`], [`Run::take_piece`]), restarting the run
     /// before each; the steps they add go to the run's output.
-    fn piece_moves(&self, run: &mut Run<'_>, kind: Kind, filter: Filter);
+    fn piece_moves(&self, run: &mut Run<'_, Self::Noting>, kind: Kind, filter: Filter);
 
     /// Runs the drop templates of piece type `kind` allowed by `filter` for the piece
     /// `run` holds ([`Run::for_drop`]), at every position in turn
-    /// ([`Run::restart_drop_at`]); the steps they add go to the run's output.
-    fn drops(&self, run: &mut Run<'_>, kind: Kind, filter: Filter);
+    /// ([`crate::RunCore::restart_drop_at`]); the steps they add go to the run's output.
+    fn drops(&self, run: &mut Run<'_, Self::Noting>, kind: Kind, filter: Filter);
 
     /// Whether piece type `kind` has drop templates at all.
     fn has_drops(&self, kind: Kind) -> bool;
@@ -1082,7 +1087,7 @@ impl AttackGuard {
     pub fn attacked<T: Templates + ?Sized>(
         &self,
         templates: &T,
-        run: &Run<'_>,
+        run: &Run<'_, T::Noting>,
         move_type: Option<MoveType>,
         at: Loc,
         by_friend: bool,

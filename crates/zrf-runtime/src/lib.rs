@@ -35,7 +35,9 @@ pub use engine::{AttackGuard, Engine, Game, Gen, Move, Outcome, Templates};
 pub use notation::{notation, saved_game, step_notation, turn_records};
 pub use random::{Fnv1a, SplitMix64, Zobrist};
 pub use reach::{Reach, ReachToward};
-pub use run::{Fail, Footprint, Loc, Run, StepResult, Steps};
+pub use run::{
+    Fail, Footprint, Loc, MayNote, NeverNote, NoteReads, Run, RunCore, StepResult, Steps,
+};
 pub use state::{Change, Changes, Piece, State, Step};
 pub use tables::{
     Derived, Filter, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place,

@@ -8,6 +8,8 @@
 //! (they start false for every run, so for every partial move); there is one mark.
 
 use std::cell::Cell;
+use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut};
 
 use smallvec::SmallVec;
 
@@ -358,13 +360,63 @@ pub(crate) fn hit_square(change: &Change) -> Option<Pos> {
     }
 }
 
+/// Whether the runs of a game may be asked to note the squares they look at
+/// ([`Steps::noting_reads`]). Only the `checkmated` filter asks, so an engine of a game
+/// without it says [`NeverNote`], and its compiled templates test nothing at each look.
+pub trait NoteReads {
+    const MAY_NOTE: bool;
+}
+
+/// Runs that note the squares they look at when their output asks: the interpreter's, and
+/// those of games with the `checkmated` filter.
+#[derive(Debug)]
+pub enum MayNote {}
+
+impl NoteReads for MayNote {
+    const MAY_NOTE: bool = true;
+}
+
+/// Runs that never note squares one by one. Asked to all the same, a run notes the whole
+/// board at its start: the footprint then spares no test, but is never wrong.
+#[derive(Debug)]
+pub enum NeverNote {}
+
+impl NoteReads for NeverNote {
+    const MAY_NOTE: bool = false;
+}
+
 /// The piece a template moves, and the square it was taken from (none for drops).
 type Held = Option<(Piece, Option<Pos>)>;
 
 /// Iterations a `while` may run before the run is abandoned as a runaway loop.
 pub const MAX_LOOP: u32 = 10_000;
 
-pub struct Run<'a> {
+/// One run of templates: a [`RunCore`], whose predicates on the board know from `N`
+/// whether they may have to note what they look at.
+pub struct Run<'a, N: NoteReads = MayNote> {
+    core: RunCore<'a>,
+    notes: PhantomData<N>,
+}
+
+impl<'a, N: NoteReads> Deref for Run<'a, N> {
+    type Target = RunCore<'a>;
+
+    #[inline]
+    fn deref(&self) -> &RunCore<'a> {
+        &self.core
+    }
+}
+
+impl<'a, N: NoteReads> DerefMut for Run<'a, N> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut RunCore<'a> {
+        &mut self.core
+    }
+}
+
+/// All of a run but its choice of noting: navigation, effects and `add` do not depend on
+/// it, so every game compiles them alike.
+pub struct RunCore<'a> {
     pub tables: &'a Tables,
     /// The moving player's view of each direction (`symmetry`).
     symmetry: &'a [Dir],
@@ -408,7 +460,7 @@ pub struct Run<'a> {
     noting: bool,
 }
 
-impl<'a> Run<'a> {
+impl<'a, N: NoteReads> Run<'a, N> {
     /// A run of a move template of the piece on `pos`.
     pub fn for_move(
         tables: &'a Tables,
@@ -417,10 +469,10 @@ impl<'a> Run<'a> {
         pos: Pos,
         move_type: Option<MoveType>,
         out: &'a mut Steps,
-    ) -> Run<'a> {
+    ) -> Self {
         out.note_read(pos);
         let held = state.at(pos).map(|piece| (piece, Some(pos)));
-        Run::new(tables, state, turn, pos, Some(pos), held, move_type, out)
+        Self::new(tables, state, turn, pos, Some(pos), held, move_type, out)
     }
 
     /// A run for the move templates of several pieces, each taken up in turn with
@@ -430,27 +482,8 @@ impl<'a> Run<'a> {
         state: &'a State,
         turn: Turn,
         out: &'a mut Steps,
-    ) -> Run<'a> {
-        Run::new(tables, state, turn, NO_POS, None, None, None, out)
-    }
-
-    /// [`Steps::found_narrowed_type`] of the steps this run adds to.
-    pub(crate) fn found_narrowed_type(&self) -> bool {
-        self.out.found_narrowed_type()
-    }
-
-    /// Moves the run to `piece`, standing on `pos`: the templates run next move it.
-    #[inline]
-    pub fn take_piece(&mut self, pos: Pos, piece: Piece) {
-        self.note_read(pos);
-        let held = Some((piece, Some(pos)));
-        self.start = (pos, Some(pos), held);
-        self.pos = pos;
-        self.from = Some(pos);
-        self.held = held;
-        if self.leftovers {
-            self.clear_leftovers();
-        }
+    ) -> Self {
+        Self::new(tables, state, turn, NO_POS, None, None, None, out)
     }
 
     /// A run of a drop template of piece type `kind` at `pos`.
@@ -462,13 +495,13 @@ impl<'a> Run<'a> {
         kind: Kind,
         move_type: Option<MoveType>,
         out: &'a mut Steps,
-    ) -> Run<'a> {
+    ) -> Self {
         let piece = Piece {
             kind,
             owner: turn.move_as,
             attributes: tables.pieces[kind as usize].default_attributes,
         };
-        Run::new(
+        Self::new(
             tables,
             state,
             turn,
@@ -493,9 +526,12 @@ impl<'a> Run<'a> {
         held: Held,
         move_type: Option<MoveType>,
         out: &'a mut Steps,
-    ) -> Run<'a> {
+    ) -> Self {
+        if out.noting && !N::MAY_NOTE {
+            out.note_everything();
+        }
         let view = tables.player_view(turn.move_as);
-        Run {
+        let core = RunCore {
             tables,
             symmetry: tables
                 .symmetry
@@ -521,9 +557,84 @@ impl<'a> Run<'a> {
             pending: Changes::new(),
             leftovers: false,
             move_type,
-            noting: out.noting,
+            noting: out.noting && N::MAY_NOTE,
             out,
+        };
+        Run {
+            core,
+            notes: PhantomData,
         }
+    }
+
+    /// Moves the run to `piece`, standing on `pos`: the templates run next move it.
+    #[inline]
+    pub fn take_piece(&mut self, pos: Pos, piece: Piece) {
+        if N::MAY_NOTE {
+            self.note_read(pos);
+        }
+        let held = Some((piece, Some(pos)));
+        self.start = (pos, Some(pos), held);
+        self.pos = pos;
+        self.from = Some(pos);
+        self.held = held;
+        if self.leftovers {
+            self.clear_leftovers();
+        }
+    }
+
+    /// The piece on `pos` before the move, as [`RunCore::look`] sees it: without the noting
+    /// test when `N` says there is none.
+    #[inline]
+    fn look(&self, pos: Pos) -> Option<Piece> {
+        if N::MAY_NOTE {
+            self.core.look(pos)
+        } else {
+            self.core.piece_at(pos)
+        }
+    }
+
+    // Predicates on the pieces: the board as it was before the move.
+
+    #[inline]
+    pub fn empty(&self, loc: Loc) -> bool {
+        let pos = self.resolve(loc);
+        pos != NO_POS && self.look(pos).is_none()
+    }
+
+    #[inline]
+    pub fn friend(&self, loc: Loc) -> bool {
+        self.look(self.resolve(loc))
+            .is_some_and(|p| p.owner == self.mover())
+    }
+
+    #[inline]
+    pub fn enemy(&self, loc: Loc) -> bool {
+        self.look(self.resolve(loc))
+            .is_some_and(|p| p.owner != self.mover() && self.is_active(p.owner))
+    }
+
+    #[inline]
+    pub fn neutral(&self, loc: Loc) -> bool {
+        self.look(self.resolve(loc))
+            .is_some_and(|p| !self.is_active(p.owner))
+    }
+
+    #[inline]
+    pub fn piece(&self, kind: Kind, loc: Loc) -> bool {
+        self.look(self.resolve(loc)).is_some_and(|p| p.kind == kind)
+    }
+
+    #[inline]
+    pub fn attribute(&self, attribute: u8, loc: Loc) -> bool {
+        self.look(self.resolve(loc))
+            .is_some_and(|p| p.attributes >> attribute & 1 == 1)
+    }
+}
+
+impl<'a> RunCore<'a> {
+    /// [`Steps::found_narrowed_type`] of the steps this run adds to.
+    pub(crate) fn found_narrowed_type(&self) -> bool {
+        self.out.found_narrowed_type()
     }
 
     /// Starts another template from the beginning (the same piece, square and
@@ -574,6 +685,12 @@ impl<'a> Run<'a> {
     #[inline]
     fn look(&self, pos: Pos) -> Option<Piece> {
         self.note_read(pos);
+        self.piece_at(pos)
+    }
+
+    /// The piece on `pos` in the position before the move, not noted.
+    #[inline]
+    fn piece_at(&self, pos: Pos) -> Option<Piece> {
         self.board.get(pos as usize).copied().flatten()
     }
 
@@ -703,36 +820,7 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    // Predicates: the board as it was before the move.
-
-    #[inline]
-    pub fn empty(&self, loc: Loc) -> bool {
-        let pos = self.resolve(loc);
-        pos != NO_POS && self.look(pos).is_none()
-    }
-
-    #[inline]
-    pub fn friend(&self, loc: Loc) -> bool {
-        self.look(self.resolve(loc))
-            .is_some_and(|p| p.owner == self.mover())
-    }
-
-    #[inline]
-    pub fn enemy(&self, loc: Loc) -> bool {
-        self.look(self.resolve(loc))
-            .is_some_and(|p| p.owner != self.mover() && self.is_active(p.owner))
-    }
-
-    #[inline]
-    pub fn neutral(&self, loc: Loc) -> bool {
-        self.look(self.resolve(loc))
-            .is_some_and(|p| !self.is_active(p.owner))
-    }
-
-    #[inline]
-    pub fn piece(&self, kind: Kind, loc: Loc) -> bool {
-        self.look(self.resolve(loc)).is_some_and(|p| p.kind == kind)
-    }
+    // Predicates: the board as it was before the move (those on its pieces are [`Run`]'s).
 
     #[inline]
     pub fn in_zone(&self, zone: u16, loc: Loc) -> bool {
@@ -764,12 +852,6 @@ impl<'a> Run<'a> {
                 .and_then(|f| f.get(pos as usize))
                 .copied()
                 .unwrap_or(false)
-    }
-
-    #[inline]
-    pub fn attribute(&self, attribute: u8, loc: Loc) -> bool {
-        self.look(self.resolve(loc))
-            .is_some_and(|p| p.attributes >> attribute & 1 == 1)
     }
 
     #[inline]
@@ -1049,7 +1131,10 @@ impl<'a> Run<'a> {
         }
         self.out.screen_since(first_kept);
     }
+}
 
+// Apart from the methods above, so that `Run::loop_guard` needs no choice of noting.
+impl Run<'_> {
     /// Guards a `while` loop: call once per iteration.
     #[inline]
     pub fn loop_guard(iteration: &mut u32) -> StepResult {

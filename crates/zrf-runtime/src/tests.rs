@@ -2,7 +2,7 @@
 
 use crate::state::{Change, Piece, State, Step};
 use crate::tables::{Derived, Options, PieceInfo, Player, Tables, Turn, NO_POS};
-use crate::{Footprint, Loc, Run, Steps, Zobrist};
+use crate::{Footprint, Loc, NeverNote, Run, Steps, Zobrist};
 
 fn row(squares: u32) -> Tables {
     let mut links = Vec::new();
@@ -193,7 +193,7 @@ fn templates_see_the_board_before_the_move_and_adds_drop_earlier_effects() {
     let state = board(&tables, &[(0, man(0)), (1, man(1))]);
     let turn = tables.turns[0];
     let mut out = Steps::new();
-    let mut run = Run::for_move(&tables, &state, turn, 0, None, &mut out);
+    let mut run: Run<'_> = Run::for_move(&tables, &state, turn, 0, None, &mut out);
     // Capture next door, then slide: the captured piece still blocks `empty?`.
     assert!(run.capture(Loc::Dir(0)).is_ok());
     assert!(run.step(0).is_ok());
@@ -220,7 +220,7 @@ fn symmetry_turns_directions_for_the_second_player() {
     let tables = row(3);
     let state = board(&tables, &[(1, man(1))]);
     let mut out = Steps::new();
-    let mut run = Run::for_move(&tables, &state, tables.turns[1], 1, None, &mut out);
+    let mut run: Run<'_> = Run::for_move(&tables, &state, tables.turns[1], 1, None, &mut out);
     // "e" for player B is west.
     assert!(run.step(0).is_ok());
     assert_eq!(run.pos, 0);
@@ -251,7 +251,8 @@ fn each_player_tests_its_own_zones_and_a_player_without_turns_is_neutral() {
     let mut out = Steps::new();
     // A's "e" is east, B's is west; each arrives in its own "far" zone.
     for (turn, from, far) in [(0, 64, 65), (1, 2, 1)] {
-        let mut run = Run::for_move(&tables, &state, tables.turns[turn], from, None, &mut out);
+        let mut run: Run<'_> =
+            Run::for_move(&tables, &state, tables.turns[turn], from, None, &mut out);
         assert!(run.step(0).is_ok());
         assert_eq!(run.pos, far);
         assert_eq!(
@@ -259,7 +260,7 @@ fn each_player_tests_its_own_zones_and_a_player_without_turns_is_neutral() {
             (true, false)
         );
     }
-    let run = Run::for_move(&tables, &state, tables.turns[0], 64, None, &mut out);
+    let run: Run<'_> = Run::for_move(&tables, &state, tables.turns[0], 64, None, &mut out);
     assert!(!run.in_zone(0, Loc::Pos(1)));
     assert!(run.in_zone(1, Loc::Pos(0)));
     assert_eq!(
@@ -267,7 +268,7 @@ fn each_player_tests_its_own_zones_and_a_player_without_turns_is_neutral() {
         (false, true)
     );
     assert!(run.enemy(Loc::Pos(2)));
-    let mut run = Run::for_move(&tables, &state, tables.turns[1], 1, None, &mut out);
+    let mut run: Run<'_> = Run::for_move(&tables, &state, tables.turns[1], 1, None, &mut out);
     assert!(!run.in_zone(0, Loc::Pos(65)));
     assert!(run.enemy(Loc::Pos(3)) && !run.enemy(Loc::Pos(66)));
     assert!(run.step(0).is_ok());
@@ -297,7 +298,7 @@ fn an_attack_probe_keeps_only_steps_that_hit_its_targets() {
     let tables = row(5);
     let state = board(&tables, &[(0, man(0)), (2, man(1))]);
     let mut out = Steps::hitting(&[2]);
-    let mut run = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
+    let mut run: Run<'_> = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
     assert!(run.step(0).is_ok());
     run.add(&[], false, None); // to p1: quiet, dropped
     assert!(run.step(0).is_ok());
@@ -316,7 +317,7 @@ fn a_noting_probe_records_the_squares_its_run_looked_at() {
     let tables = row(6);
     let state = board(&tables, &[(0, man(0)), (3, man(1))]);
     let mut out = Steps::hitting(&[3]).noting_reads();
-    let mut run = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
+    let mut run: Run<'_> = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
     // Slide east over empty squares; the enemy on p3 stops the slide.
     while run.step(0).is_ok() && run.empty(Loc::Here) {}
     assert!(run.enemy(Loc::Here));
@@ -325,13 +326,30 @@ fn a_noting_probe_records_the_squares_its_run_looked_at() {
     assert_eq!(looked, [0, 1, 2, 3]);
     // What the last move did is not a square: the footprint then covers everything.
     let mut out = Steps::hitting(&[3]).noting_reads();
-    let run = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
+    let run: Run<'_> = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
     assert!(!run.last_to(Loc::Here));
     assert_eq!(out.footprint(), Footprint::EVERYTHING);
     // Without noting_reads, nothing is noted.
     let mut out = Steps::hitting(&[3]);
-    let run = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
+    let run: Run<'_> = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
     assert!(run.empty(Loc::Pos(4)));
+    assert_eq!(out.footprint(), Footprint::default());
+}
+
+#[test]
+fn a_run_that_never_notes_covers_everything_when_its_probe_asks() {
+    let tables = row(6);
+    let state = board(&tables, &[(0, man(0)), (3, man(1))]);
+    let mut out = Steps::hitting(&[3]).noting_reads();
+    let mut run: Run<'_, NeverNote> =
+        Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
+    assert!(run.step(0).is_ok() && run.empty(Loc::Here));
+    assert_eq!(out.footprint(), Footprint::EVERYTHING);
+    // Not asked, it notes nothing, as a run that may note.
+    let mut out = Steps::hitting(&[3]);
+    let mut run: Run<'_, NeverNote> =
+        Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
+    assert!(run.step(0).is_ok() && run.empty(Loc::Here));
     assert_eq!(out.footprint(), Footprint::default());
 }
 
@@ -391,7 +409,7 @@ fn a_restart_forgets_what_the_template_before_left_behind() {
     ];
     for (what, template) in leave {
         let mut out = Steps::new();
-        let mut run = Run::for_move(&tables, &state, turn, 0, None, &mut out);
+        let mut run: Run<'_> = Run::for_move(&tables, &state, turn, 0, None, &mut out);
         assert!(run.step(0).is_ok());
         template(&mut run);
         run.restart(None);
