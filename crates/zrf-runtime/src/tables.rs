@@ -341,8 +341,16 @@ impl Tables {
         if n < len {
             return n;
         }
-        let cycle = len - self.repeat_from;
-        self.repeat_from + (n - len) % cycle.max(1)
+        let cycle = (len - self.repeat_from).max(1);
+        let into_cycle = n - len;
+        // Most turn orders cycle through two players (or one, or four): a mask then does
+        // what a division would, which is slow and asked for several times a move.
+        let offset = if cycle.is_power_of_two() {
+            into_cycle & (cycle - 1)
+        } else {
+            into_cycle % cycle
+        };
+        self.repeat_from + offset
     }
 
     /// The ranks of move types under `move-priorities`.

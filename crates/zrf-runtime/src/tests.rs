@@ -291,6 +291,14 @@ fn the_turn_order_cycles_from_repeat() {
     assert_eq!(players, [1, 0, 1, 0, 1, 0]);
     assert_eq!(tables.turn(0).move_type, Some(0));
     assert_eq!(tables.turn(2).move_type, None);
+    // A cycle of three turns after the first: 1, then (0 1 0) again and again.
+    tables.turns.push(Turn {
+        player: 0,
+        move_as: 0,
+        move_type: None,
+    });
+    let players: Vec<u8> = (0..10).map(|n| tables.turn(n).player).collect();
+    assert_eq!(players, [1, 0, 1, 0, 0, 1, 0, 0, 1, 0]);
 }
 
 #[test]
