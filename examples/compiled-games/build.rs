@@ -34,6 +34,7 @@ fn main() -> Result<(), BuildError> {
         // Names and strings that a careless generator would turn into broken or
         // injected Rust.
         "games/hostile.zrf",
+        "games/flags.zrf",
     ])?;
     corpus_games()
 }

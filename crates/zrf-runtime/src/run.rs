@@ -593,6 +593,59 @@ impl<'a, N: NoteReads> Run<'a, N> {
         }
     }
 
+    // Setting a value the run itself computes: Run's own methods, not [`RunCore`]'s, so
+    // that `run.set_flag(f, run.flag(g))` borrows `run` mutably only once the value is
+    // worked out (two-phase borrows do not reach through `DerefMut`).
+
+    /// Sets an attribute of the piece standing on the current square once the move is
+    /// made (not of the moving piece: to mark it, set the attribute at its destination).
+    #[inline]
+    pub fn set_attribute(&mut self, attribute: u8, value: bool) {
+        let pos = self.pos;
+        self.record(Change::SetAttribute {
+            pos,
+            attribute,
+            value,
+        });
+    }
+
+    /// Flags change at once and are visible to the rest of the run.
+    #[inline]
+    pub fn set_flag(&mut self, flag: usize, value: bool) {
+        self.leftovers = true;
+        if flag < 64 {
+            self.flags = self.flags & !(1 << flag) | u64::from(value) << flag;
+        } else {
+            let index = flag - 64;
+            self.leftovers = true;
+            if self.more_flags.len() <= index {
+                self.more_flags.resize(index + 1, false);
+            }
+            self.more_flags[index] = value;
+        }
+    }
+
+    /// Off the board this does nothing, and the move goes on (bolotoudou.zsg record 63:
+    /// a Zillions move whose template sets a flag one step off the edge).
+    #[inline]
+    pub fn set_position_flag(&mut self, flag: usize, value: bool, loc: Loc) -> StepResult {
+        let core = &mut self.core;
+        let pos = core.resolve(loc);
+        if pos == NO_POS {
+            return Ok(());
+        }
+        core.leftovers = true;
+        if core.position_flags.len() <= flag {
+            core.position_flags.resize(flag + 1, Vec::new());
+        }
+        let flags = &mut core.position_flags[flag];
+        if flags.is_empty() {
+            flags.resize(core.tables.positions.len(), false);
+        }
+        flags[pos as usize] = value;
+        Ok(())
+    }
+
     // Predicates on the pieces: the board as it was before the move.
 
     #[inline]
@@ -944,54 +997,6 @@ impl<'a> RunCore<'a> {
     pub fn flip(&mut self, loc: Loc) -> StepResult {
         let pos = self.must(loc)?;
         self.record(Change::Flip { pos });
-        Ok(())
-    }
-
-    /// Sets an attribute of the piece standing on the current square once the move is
-    /// made (not of the moving piece: to mark it, set the attribute at its destination).
-    #[inline]
-    pub fn set_attribute(&mut self, attribute: u8, value: bool) {
-        let pos = self.pos;
-        self.record(Change::SetAttribute {
-            pos,
-            attribute,
-            value,
-        });
-    }
-
-    /// Flags change at once and are visible to the rest of the run.
-    #[inline]
-    pub fn set_flag(&mut self, flag: usize, value: bool) {
-        self.leftovers = true;
-        if flag < 64 {
-            self.flags = self.flags & !(1 << flag) | u64::from(value) << flag;
-        } else {
-            let index = flag - 64;
-            self.leftovers = true;
-            if self.more_flags.len() <= index {
-                self.more_flags.resize(index + 1, false);
-            }
-            self.more_flags[index] = value;
-        }
-    }
-
-    /// Off the board this does nothing, and the move goes on (bolotoudou.zsg record 63:
-    /// a Zillions move whose template sets a flag one step off the edge).
-    #[inline]
-    pub fn set_position_flag(&mut self, flag: usize, value: bool, loc: Loc) -> StepResult {
-        let pos = self.resolve(loc);
-        if pos == NO_POS {
-            return Ok(());
-        }
-        self.leftovers = true;
-        if self.position_flags.len() <= flag {
-            self.position_flags.resize(flag + 1, Vec::new());
-        }
-        let flags = &mut self.position_flags[flag];
-        if flags.is_empty() {
-            flags.resize(self.tables.positions.len(), false);
-        }
-        flags[pos as usize] = value;
         Ok(())
     }
 

@@ -14,6 +14,12 @@ pub mod chess {
     include!(concat!(env!("OUT_DIR"), "/chess.rs"));
 }
 
+/// `games/flags.zrf`: flags, attributes and position flags set to values the run
+/// works out itself.
+pub mod flags {
+    include!(concat!(env!("OUT_DIR"), "/flags.rs"));
+}
+
 /// `games/hostile.zrf`: awkward names and strings, compiled like any other game.
 pub mod hostile {
     include!(concat!(env!("OUT_DIR"), "/hostile.rs"));

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use zrf::interp;
-use zrf_example_games::{breakthrough, checkers, chess, hopdrop, hostile, tictactoe};
+use zrf_example_games::{breakthrough, checkers, chess, flags, hopdrop, hostile, tictactoe};
 use zrf_runtime::{Engine, Game, Templates};
 
 /// The interpreter on a sample (or, with a `/`, a file of this crate).
@@ -89,6 +89,16 @@ fn hopdrop_agrees_with_the_interpreter() {
     // Partial moves, drops and attributes: the counts themselves are the interpreter's.
     let counts = agree("hopdrop.zrf", hopdrop::engine(), 10_000);
     assert!(counts.len() >= 3, "{counts:?}");
+}
+
+#[test]
+fn values_the_run_works_out_compile_and_play_like_the_interpreter() {
+    // `run.set_flag(.., run.in_zone(..))` and the like: one borrow of the run inside
+    // another, which must compile.
+    assert_eq!(
+        agree("games/flags.zrf", flags::engine(), 5_000),
+        [4, 24, 105, 523, 2045, 8607]
+    );
 }
 
 #[test]
