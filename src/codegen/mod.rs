@@ -265,13 +265,7 @@ fn emit_game(
     }
     w.line("");
     let template_names = template_names(game);
-    // Only the `checkmated` filter asks runs to note what they look at: without it, the
-    // templates compile without a test at every look.
-    let noting = if tables.royal.iter().flatten().any(|&royal| royal) {
-        "MayNote"
-    } else {
-        "NeverNote"
-    };
+    let noting = Noting::of(&tables);
     emit_dispatch(&mut w, game, &names, &template_names, noting);
     w.line("");
     w.line(
@@ -292,8 +286,8 @@ fn emit_game(
             let run = if block.is_empty() { "_run" } else { "run" };
             w.block(
                 format!(
-                    "fn {}(&self, {run}: &mut Run<'_, {noting}>) -> StepResult",
-                    template_names[index]
+                    "fn {}(&self, {run}: &mut Run<'_, {}>) -> StepResult",
+                    template_names[index], noting.type_name
                 ),
                 |w| emit_templates::emit_template_body(w, block, &names),
             );
@@ -464,14 +458,13 @@ fn template_names(game: &ir::Game) -> Vec<String> {
 }
 
 /// The [`zrf_runtime::Templates`] implementation: per piece type, its templates in the
-/// order the rules list them, each behind the turn's move-type filter. `noting` names the
-/// game's [`zrf_runtime::NoteReads`].
+/// order the rules list them, each behind the turn's move-type filter.
 fn emit_dispatch(
     w: &mut RustWriter,
     game: &ir::Game,
     names: &Names,
     template_names: &[String],
-    noting: &str,
+    noting: Noting,
 ) {
     let filter = |t: &ir::TemplateUse| names.optional_move_type(t.move_type);
     let call =
@@ -484,12 +477,8 @@ fn emit_dispatch(
     let movers = pieces_with(|p| &p.moves);
     let droppers = pieces_with(|p| &p.drops);
     w.block("impl Templates for Rules", |w| {
-        w.line(if noting == "MayNote" {
-            "// A `checkmated` goal: its legality test asks runs what they look at."
-        } else {
-            "// No `checkmated` goal: runs are never asked what they look at."
-        });
-        w.line(format!("type Noting = {noting};"));
+        w.line(noting.reason);
+        w.line(format!("type Noting = {};", noting.type_name));
         w.line("");
         templates_method(w, "piece_moves", !movers.is_empty(), |w| {
             dispatch_arms(
@@ -559,6 +548,31 @@ fn templates_method(
             body(w);
         }
     });
+}
+
+/// The game's [`zrf_runtime::NoteReads`]: only the `checkmated` filter asks runs what
+/// they look at, so without it the templates compile without a test at every look.
+#[derive(Clone, Copy)]
+struct Noting {
+    type_name: &'static str,
+    /// A comment for the generated code.
+    reason: &'static str,
+}
+
+impl Noting {
+    fn of(tables: &zrf_runtime::Tables) -> Noting {
+        if tables.royal.iter().flatten().any(|&royal| royal) {
+            Noting {
+                type_name: "MayNote",
+                reason: "// A `checkmated` goal: its legality test asks runs what they look at.",
+            }
+        } else {
+            Noting {
+                type_name: "NeverNote",
+                reason: "// No `checkmated` goal: runs are never asked what they look at.",
+            }
+        }
+    }
 }
 
 /// Runs of consecutive templates of the same move type: one filter test each.

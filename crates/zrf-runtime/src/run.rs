@@ -569,9 +569,7 @@ impl<'a, N: NoteReads> Run<'a, N> {
     /// Moves the run to `piece`, standing on `pos`: the templates run next move it.
     #[inline]
     pub fn take_piece(&mut self, pos: Pos, piece: Piece) {
-        if N::MAY_NOTE {
-            self.note_read(pos);
-        }
+        self.note(pos);
         let held = Some((piece, Some(pos)));
         self.start = (pos, Some(pos), held);
         self.pos = pos;
@@ -582,15 +580,19 @@ impl<'a, N: NoteReads> Run<'a, N> {
         }
     }
 
-    /// The piece on `pos` before the move, as [`RunCore::look`] sees it: without the noting
-    /// test when `N` says there is none.
+    /// [`RunCore::note_read`], without the test at all when `N` says the run never notes.
+    #[inline]
+    fn note(&self, pos: Pos) {
+        if N::MAY_NOTE {
+            self.core.note_read(pos);
+        }
+    }
+
+    /// The piece on `pos` before the move, noted as looked at.
     #[inline]
     fn look(&self, pos: Pos) -> Option<Piece> {
-        if N::MAY_NOTE {
-            self.core.look(pos)
-        } else {
-            self.core.piece_at(pos)
-        }
+        self.note(pos);
+        self.core.piece_at(pos)
     }
 
     // Setting a value the run itself computes: Run's own methods, not [`RunCore`]'s, so
@@ -617,7 +619,6 @@ impl<'a, N: NoteReads> Run<'a, N> {
             self.flags = self.flags & !(1 << flag) | u64::from(value) << flag;
         } else {
             let index = flag - 64;
-            self.leftovers = true;
             if self.more_flags.len() <= index {
                 self.more_flags.resize(index + 1, false);
             }
