@@ -949,9 +949,10 @@ impl<'a> RunCore<'a> {
 
     // Effects: recorded, applied when the move is made.
 
-    /// Not inlined: generated templates call the effects at thousands of places, and the
-    /// inline-or-spill code of a push at each would swell them for no gain.
-    #[inline(never)]
+    /// Inline, though templates call the effects at thousands of places: out of line, the
+    /// change went through memory as narrow stores read back as one wide load, which the
+    /// processor cannot forward (a stall of its own at every effect).
+    #[inline]
     fn record(&mut self, change: Change) {
         self.leftovers = true;
         self.pending.push(change);
@@ -1081,7 +1082,10 @@ impl<'a> RunCore<'a> {
         copy: bool,
         continue_with: Option<Option<MoveType>>,
     ) {
-        let mut changes = std::mem::take(&mut self.pending);
+        // Copied change by change, not moved as a whole: the pending changes were just
+        // written one by one, and a wide read across them would wait for the writes.
+        let mut changes = Changes::from_slice(&self.pending);
+        self.pending.clear();
         // A held piece goes to the current square; once set down by `to`, the step ends
         // where `to` put it.
         let (from, dest) = match self.held {
