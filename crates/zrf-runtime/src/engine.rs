@@ -172,9 +172,7 @@ impl<T: Templates> Engine<T> {
     pub fn legal_moves_into(&self, state: &State, moves: &mut Vec<Move>) {
         moves.clear();
         let turn = self.turn(state);
-        let royal = self.tables.royal.get(turn.player as usize);
-        let royal = royal.filter(|r| r.contains(&true));
-        match royal {
+        match self.tables.royal_kinds(turn.player) {
             Some(royal) => self.legal_turns_guarded(state, turn, royal, moves),
             None => {
                 // Priorities are to drop every other turn once one of the first type
@@ -229,10 +227,7 @@ impl<T: Templates> Engine<T> {
     /// positions.
     pub fn royal_guard_violation(&self, state: &State) -> Option<String> {
         let turn = self.turn(state);
-        let royal = self.tables.royal.get(turn.player as usize)?;
-        if !royal.contains(&true) {
-            return None;
-        }
+        let royal = self.tables.royal_kinds(turn.player)?;
         let mut screened = Vec::new();
         self.legal_turns_guarded(state, turn, royal, &mut screened);
         let mut guard = RoyalGuard::new(self, state, turn, royal);

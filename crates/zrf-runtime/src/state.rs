@@ -96,6 +96,16 @@ impl Clone for Step {
 pub struct History {
     pub hash: u64,
     pub previous: Option<Rc<History>>,
+    /// Bit `hash >> 58` of this entry's hash and of every earlier one: a position whose
+    /// bit is clear occurred nowhere before, known without walking the list (and so
+    /// after most moves of a short game or a search).
+    seen: u64,
+}
+
+/// The bit of `hash` in [`History::seen`].
+#[inline]
+fn seen_bit(hash: u64) -> u64 {
+    1 << (hash >> 58)
 }
 
 /// A position in play.
@@ -196,9 +206,11 @@ impl State {
     /// This position as an entry of its successors' history, made on first use.
     fn history_entry(&self, hash: u64) -> &Rc<History> {
         self.entry.get_or_init(|| {
+            let earlier = self.previous.as_ref().map_or(0, |p| p.seen);
             Rc::new(History {
                 hash,
                 previous: self.previous.clone(),
+                seen: earlier | seen_bit(hash),
             })
         })
     }
@@ -451,6 +463,13 @@ impl State {
     /// How many times this position occurred, this time included.
     pub fn occurrences(&self, tables: &Tables) -> usize {
         let hash = self.hash(tables);
+        if self
+            .previous
+            .as_ref()
+            .is_none_or(|p| p.seen & seen_bit(hash) == 0)
+        {
+            return 1;
+        }
         let mut node = self.previous.as_deref();
         let mut count = 1;
         while let Some(h) = node {

@@ -205,6 +205,8 @@ struct Lookups {
     /// Per move type, its place in `move-priorities` (unlisted types after every listed
     /// one).
     priority_ranks: Vec<usize>,
+    /// Per player, whether some piece type of theirs is royal (see [`Tables::royal`]).
+    guarded: Vec<bool>,
 }
 
 /// The board as one player moves on it.
@@ -264,6 +266,11 @@ impl Lookups {
                     let listed = tables.priorities.iter().position(|&p| p as usize == t);
                     listed.unwrap_or(tables.priorities.len())
                 })
+                .collect(),
+            guarded: tables
+                .royal
+                .iter()
+                .map(|kinds| kinds.contains(&true))
                 .collect(),
         }
     }
@@ -351,6 +358,14 @@ impl Tables {
             into_cycle % cycle
         };
         self.repeat_from + offset
+    }
+
+    /// The royal piece types of `player` (see [`Tables::royal`]), if there are any: then
+    /// the player's turns must leave those pieces safe.
+    #[inline]
+    pub(crate) fn royal_kinds(&self, player: PlayerIx) -> Option<&[bool]> {
+        let guarded = self.lookups().guarded.get(player as usize) == Some(&true);
+        guarded.then(|| self.royal[player as usize].as_slice())
     }
 
     /// The ranks of move types under `move-priorities`.
