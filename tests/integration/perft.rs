@@ -520,6 +520,7 @@ fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
     let mut spare = engine.start();
     // Out and back for both sides, twice: the start position is seen a third time.
     let moves_played = ["a1 - b1", "d1 - c1", "b1 - a1", "c1 - d1"].repeat(2);
+    let mut seen = Vec::new();
     for (ply, notation) in moves_played.into_iter().enumerate() {
         let moves = engine.legal_moves(&state);
         results.push(engine.outcome(&state, &moves));
@@ -533,8 +534,11 @@ fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
         } else {
             state = engine.play(&state, mv);
         }
+        seen.push(state.occurrences(&engine.tables));
     }
     assert!(results.iter().all(Option::is_none), "{results:?}");
+    // The second round repeats each position of the first.
+    assert_eq!(seen, [1, 1, 1, 2, 2, 2, 2, 3]);
     assert_eq!(state.occurrences(&engine.tables), 3);
     let moves = engine.legal_moves(&state);
     assert_eq!(
