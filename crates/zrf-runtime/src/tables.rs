@@ -184,14 +184,15 @@ pub struct Tables {
     /// game), and then the attack test runs every piece.
     pub reach: Option<Reach>,
     /// Worked out from the fields above on first use (build with `Derived::default()`):
-    /// the topology and zones must not change after a move has been generated.
+    /// the topology, zones, turn order, priorities and royal types must not change after
+    /// a move has been generated.
     pub derived: Derived,
 }
 
 /// Lookups a template run makes at every step, each worked out once per player from
 /// [`Tables`] so that a step or a zone test is one index: the player's symmetry folded
-/// into the links, and its zones laid side by side; and the movers' hash keys, which
-/// every move played asks for.
+/// into the links, and its zones laid side by side; the movers' hash keys, which every
+/// move played asks for; and what each move list asks of the priorities and royal types.
 #[derive(Clone, Debug, Default)]
 pub struct Derived(OnceLock<Lookups>);
 
