@@ -561,7 +561,7 @@ struct Noting {
 
 impl Noting {
     fn of(tables: &zrf_runtime::Tables) -> Noting {
-        if tables.royal.iter().flatten().any(|&royal| royal) {
+        if tables.has_royal_kinds() {
             Noting {
                 type_name: "MayNote",
                 reason: "// A `checkmated` goal: its legality test asks runs what they look at.",

@@ -20,8 +20,7 @@ const MAX_WORK: usize = 20_000_000;
 /// piece is attacked (no `checkmated` goal, no `attacked?` or `defended?`), or is too
 /// large.
 pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
-    let royal = tables.royal.iter().flatten().any(|&r| r);
-    if !royal && !game.templates.iter().any(asks_attacked) {
+    if !tables.has_royal_kinds() && !game.templates.iter().any(asks_attacked) {
         return None;
     }
     let players = tables.players.len();

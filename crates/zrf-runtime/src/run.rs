@@ -664,7 +664,7 @@ impl<'a, N: NoteReads> Run<'a, N> {
     #[inline]
     pub fn enemy(&self, loc: Loc) -> bool {
         self.look(self.resolve(loc))
-            .is_some_and(|p| p.owner != self.mover() && self.is_active(p.owner))
+            .is_some_and(|p| self.is_enemy(p))
     }
 
     #[inline]
@@ -791,6 +791,12 @@ impl<'a> RunCore<'a> {
     #[inline]
     fn is_active(&self, player: PlayerIx) -> bool {
         crate::tables::is_active_in(&self.active, player)
+    }
+
+    /// Whether `piece` belongs to another player who takes turns.
+    #[inline]
+    fn is_enemy(&self, piece: Piece) -> bool {
+        piece.owner != self.mover() && self.is_active(piece.owner)
     }
 
     /// The square a location names, or [`NO_POS`].
@@ -937,7 +943,7 @@ impl<'a> RunCore<'a> {
         pos != NO_POS
             && (0..self.tables.directions.len() as Dir).any(|d| {
                 self.look(self.tables.link(pos, d))
-                    .is_some_and(|p| p.owner != self.mover() && self.is_active(p.owner))
+                    .is_some_and(|p| self.is_enemy(p))
             })
     }
 

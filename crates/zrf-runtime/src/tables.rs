@@ -432,4 +432,10 @@ impl Tables {
     pub fn kinds(&self) -> usize {
         self.pieces.len()
     }
+
+    /// Whether some player has royal piece types (see [`Tables::royal`]): the game then
+    /// filters turns that leave one capturable.
+    pub fn has_royal_kinds(&self) -> bool {
+        self.royal.iter().flatten().any(|&royal| royal)
+    }
 }
