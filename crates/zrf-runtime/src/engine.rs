@@ -1033,6 +1033,37 @@ pub trait Game {
     fn outcome(&self, state: &Self::State, moves: &[Self::Move]) -> Option<Outcome>;
     /// The move in saved-game notation.
     fn notation(&self, state: &Self::State, mv: &Self::Move) -> String;
+    /// How many players the game lists (neutral ones included).
+    fn players(&self) -> usize;
+    /// The player whose turn it is in `state`.
+    fn to_move(&self, state: &Self::State) -> PlayerIx;
+    /// Whether `player` chooses its moves uniformly at random, as Zillions' players
+    /// whose names start with `?` do.
+    fn plays_at_random(&self, _player: PlayerIx) -> bool {
+        false
+    }
+    /// A hash of everything the legal moves and the result in `state` depend on, for a
+    /// search's transposition table: the position, the player to move, and the last
+    /// move's squares (which `last-from?`, `last-to?` and en passant read).
+    fn search_key(&self, state: &Self::State) -> u64;
+    /// What a search's move ordering asks of a move.
+    fn move_traits(&self, _mv: &Self::Move) -> MoveTraits {
+        MoveTraits::default()
+    }
+}
+
+/// What a search's move ordering and quiescence ask of a move, worked out from its
+/// changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveTraits {
+    /// Pieces the turn removes from the board.
+    pub captures: u32,
+    /// Whether the turn changes a piece's type or creates one (a promotion, usually).
+    pub promotes: bool,
+    /// Where the moving piece started (none for drops and passes).
+    pub from: Option<Pos>,
+    /// Where the turn's last step arrived (none for passes).
+    pub to: Option<Pos>,
 }
 
 impl<T: Templates> Game for Engine<T> {
@@ -1065,6 +1096,40 @@ impl<T: Templates> Game for Engine<T> {
 
     fn notation(&self, state: &State, mv: &Move) -> String {
         crate::notation(&self.tables, state, mv)
+    }
+
+    fn players(&self) -> usize {
+        self.tables.players.len()
+    }
+
+    fn to_move(&self, state: &State) -> PlayerIx {
+        self.turn(state).player
+    }
+
+    fn plays_at_random(&self, player: PlayerIx) -> bool {
+        self.tables
+            .players
+            .get(player as usize)
+            .is_some_and(|p| p.random)
+    }
+
+    fn search_key(&self, state: &State) -> u64 {
+        let square = |pos: Option<Pos>| pos.map_or(0, |p| u64::from(p) + 1);
+        let last = square(state.last_from) | square(state.last_to) << 32;
+        state.hash(&self.tables) ^ crate::random::mix(last)
+    }
+
+    fn move_traits(&self, mv: &Move) -> MoveTraits {
+        let changes = mv.steps.iter().flat_map(|s| &s.changes);
+        let promotes = changes
+            .clone()
+            .any(|c| matches!(c, Change::ChangeType { .. } | Change::Create { .. }));
+        MoveTraits {
+            captures: mv.captures() as u32,
+            promotes,
+            from: mv.steps.first().and_then(|s| s.from),
+            to: mv.steps.last().map(|s| s.to),
+        }
     }
 }
 

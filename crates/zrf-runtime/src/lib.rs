@@ -31,9 +31,9 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-pub use engine::{AttackGuard, Engine, Game, Gen, Move, Outcome, Templates};
+pub use engine::{AttackGuard, Engine, Game, Gen, Move, MoveTraits, Outcome, Templates};
 pub use notation::{notation, saved_game, step_notation, turn_records};
-pub use random::{Fnv1a, SplitMix64, Zobrist};
+pub use random::{mix, Fnv1a, SplitMix64, Zobrist};
 pub use reach::{Reach, ReachToward};
 pub use run::{
     Fail, Footprint, Loc, MayNote, NeverNote, NoteReads, Run, RunCore, StepResult, Steps,
