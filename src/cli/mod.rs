@@ -15,8 +15,11 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::time::Duration;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use zrf_search::{Algorithm, Limits, MatchOptions, Settings};
 
 use crate::diag::{self, Diagnostic};
 use crate::expand::{ExpandOptions, Expanded, GameKind};
@@ -141,14 +144,17 @@ enum Command {
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
-    /// Play a game with the reference interpreter and save it as a Zillions saved game.
+    /// Play a game against the computer (or watch it play itself), and save it as a
+    /// Zillions saved game.
     ///
     /// Players named with `--human` choose their moves at the terminal (by number or in
-    /// notation); the others move at random, reproducibly for a given `--seed`. Every
-    /// record is printed as played, and the game is written to a .zsg file that Zillions
-    /// and `zrfc replay` can open.
+    /// notation); the computer moves the others, with the search chosen for the game
+    /// (alpha-beta, or Monte Carlo tree search for placement games) or the one given by
+    /// `--engine`. What each search found (depth, score, expected line) goes to stderr.
+    /// Every record is printed as played, and the game is written to a .zsg file that
+    /// Zillions and `zrfc replay` can open.
     ///
-    /// Example: `zrfc play zrf-samples/tictactoe.zrf --human X --save game.zsg`
+    /// Example: `zrfc play zrf-samples/chess.zrf --human White --time 2`
     Play {
         /// The .zrf file.
         file: PathBuf,
@@ -158,9 +164,8 @@ enum Command {
         /// A player who moves by hand; repeatable.
         #[arg(long, value_name = "PLAYER")]
         human: Vec<String>,
-        /// Seed of the random players' choices.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[command(flatten)]
+        engine: EngineArgs,
         /// Stop after this many turns if the game has not ended.
         #[arg(long, value_name = "N", default_value_t = 1000)]
         max_turns: usize,
@@ -168,6 +173,80 @@ enum Command {
         /// current folder (`-2`, `-3`, ... added rather than overwriting).
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
+    },
+    /// Play a match between two computer players and print a results table.
+    ///
+    /// The two sides swap colours from game to game; games run in parallel, one per
+    /// core. Prints wins, draws and losses per engine and per side, the mean length and
+    /// the search speed; `--save-dir` keeps every game as a .zsg file.
+    ///
+    /// Example: `zrfc selfplay zrf-samples/chess.zrf --games 20 --time 0.1 --vs-time 1`
+    Selfplay {
+        /// The .zrf file.
+        file: PathBuf,
+        /// The game or variant (by title); the first game when absent.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        /// Games to play.
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        /// The first player's engine (default: the one chosen for the game).
+        #[arg(long, value_parser = parse_algorithm)]
+        engine: Option<Algorithm>,
+        /// Seconds per move of the first player.
+        #[arg(long, value_name = "S", default_value_t = 0.1)]
+        time: f64,
+        /// The second player's engine (default: as the first).
+        #[arg(long, value_parser = parse_algorithm)]
+        vs_engine: Option<Algorithm>,
+        /// Seconds per move of the second player (default: as the first).
+        #[arg(long, value_name = "S")]
+        vs_time: Option<f64>,
+        /// Games played at once (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Games longer than this are cut and not scored.
+        #[arg(long, value_name = "N", default_value_t = 500)]
+        max_turns: usize,
+        /// Seed of the players' searches.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A folder to write every game into (`game-001.zsg`, ...).
+        #[arg(long, value_name = "DIR")]
+        save_dir: Option<PathBuf>,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
+    },
+    /// Show how the computer judges a game: each piece type's value (worked out from its
+    /// mobility on the empty board and its promotions) and the search chosen.
+    ///
+    /// Example: `zrfc eval zrf-samples/chess.zrf`
+    Eval {
+        /// The .zrf file.
+        file: PathBuf,
+        /// The game or variant (by title); the first game when absent.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
+    },
+    /// Measure the interpreter on one game: perft, random playouts per second,
+    /// alpha-beta nodes per second and depth reached, Monte Carlo iterations per second.
+    ///
+    /// Compiled engines have the same `bench` command (`zrfc build`, then `ENGINE bench`).
+    ///
+    /// Example: `zrfc bench zrf-samples/checkers.zrf --time 1`
+    Bench {
+        /// The .zrf file.
+        file: PathBuf,
+        /// The game or variant (by title); the first game when absent.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        /// Seconds per measure.
+        #[arg(long, value_name = "S", default_value_t = 2.0)]
+        time: f64,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -218,6 +297,43 @@ enum Command {
     /// Example: `zrfc differential ../shared/corpus --sample tests/codegen/sample.txt
     /// --expect tests/codegen/expected.tsv`
     Differential(differential::DifferentialArgs),
+}
+
+/// How the computer plays.
+#[derive(Args, Debug, Clone)]
+struct EngineArgs {
+    /// `alphabeta`, `mcts` or `random`; by default alpha-beta, or Monte Carlo tree search
+    /// for games whose pieces only enter by drops.
+    #[arg(long, value_parser = parse_algorithm)]
+    engine: Option<Algorithm>,
+    /// Seconds per computer move.
+    #[arg(long, value_name = "S", default_value_t = 1.0)]
+    time: f64,
+    /// Search this deep instead of by time (alpha-beta).
+    #[arg(long, value_name = "N")]
+    depth: Option<u32>,
+    /// Seed of the computer's choices: the same seed with `--depth` plays the same game.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+impl EngineArgs {
+    fn settings(&self) -> Settings {
+        let limits = match self.depth {
+            Some(depth) => Limits::depth(depth),
+            None => Limits::time(Duration::from_secs_f64(self.time.max(0.001))),
+        };
+        Settings {
+            algorithm: self.engine,
+            limits,
+            seed: self.seed,
+            ..Settings::default()
+        }
+    }
+}
+
+fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
+    text.parse()
 }
 
 /// Include search paths.
@@ -363,7 +479,7 @@ pub fn main() -> ExitCode {
             file,
             variant,
             human,
-            seed,
+            engine,
             max_turns,
             save,
             front_end,
@@ -372,13 +488,58 @@ pub fn main() -> ExitCode {
             variant.as_deref(),
             play::PlayRequest {
                 humans: human,
-                seed,
+                settings: engine.settings(),
                 max_turns,
                 save,
             },
             &front_end.options(),
             color,
         ),
+        Command::Selfplay {
+            file,
+            variant,
+            games,
+            engine,
+            time,
+            vs_engine,
+            vs_time,
+            threads,
+            max_turns,
+            seed,
+            save_dir,
+            front_end,
+        } => play::selfplay(
+            &file,
+            variant.as_deref(),
+            play::SelfplayRequest {
+                contenders: zrf_search::driver::contenders(
+                    engine,
+                    time,
+                    vs_engine.or(engine),
+                    vs_time.unwrap_or(time),
+                ),
+                options: MatchOptions {
+                    games,
+                    max_turns,
+                    threads: threads.unwrap_or_else(zrf_search::driver::available_threads),
+                    seed,
+                },
+                save_dir,
+            },
+            &front_end.options(),
+            color,
+        ),
+        Command::Eval {
+            file,
+            variant,
+            front_end,
+        } => play::eval(&file, variant.as_deref(), &front_end.options(), color),
+        Command::Bench {
+            file,
+            variant,
+            time,
+            front_end,
+        } => play::bench(&file, variant.as_deref(), time, &front_end.options(), color),
         Command::Corpus(args) => corpus::run(&args),
         Command::Replay(args) => replay::replay(&args, color),
         Command::CorpusReplay(args) => replay::corpus_replay(&args),

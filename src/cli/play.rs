@@ -1,5 +1,5 @@
-//! `zrfc perft`, `zrfc moves` and `zrfc play`: running a game with the reference
-//! interpreter.
+//! `zrfc perft`, `moves`, `play`, `selfplay`, `eval` and `bench`: running a game with
+//! the reference interpreter.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -7,6 +7,8 @@ use std::time::Instant;
 
 use codespan_reporting::term::termcolor::ColorChoice;
 use zrf_runtime::Game;
+use zrf_search::driver::{self, Seats};
+use zrf_search::{Contender, MatchGame, MatchOptions, Settings, Tally};
 
 use super::{choose_game, run_front_end};
 use crate::frontend::FrontEndOptions;
@@ -137,9 +139,10 @@ pub fn moves(
 
 /// What `zrfc play` was asked for.
 pub struct PlayRequest {
-    /// Players moved by a person at the terminal; the others move at random.
+    /// Players moved by a person at the terminal; the computer moves the others.
     pub humans: Vec<String>,
-    pub seed: u64,
+    /// How the computer plays (its seed included).
+    pub settings: Settings,
     pub max_turns: usize,
     /// Where to write the saved game; `None`: `<rules file name>.zsg` here.
     pub save: Option<PathBuf>,
@@ -157,67 +160,32 @@ pub fn play(
         Err(code) => return code,
     };
     let tables = &engine.tables;
-    let mut humans = vec![false; tables.players.len()];
-    for name in &request.humans {
-        match tables.players.iter().position(|p| p.name == *name) {
-            Some(p) => humans[p] = true,
-            None => {
-                let names: Vec<&str> = tables.players.iter().map(|p| p.name.as_str()).collect();
-                eprintln!(
-                    "error: no player {name:?}; the players are {}",
-                    names.join(", ")
-                );
-                return 2;
-            }
-        }
-    }
-    let mut rng = zrf_search::SplitMix64::new(request.seed);
-    let mut state = engine.start();
-    let mut records = Vec::new();
+    let humans = match seats(tables, &request.humans) {
+        Ok(humans) => humans,
+        Err(code) => return code,
+    };
     let mut stdout = io::stdout().lock();
     let _ = writeln!(stdout, "{}", tables.title);
-    let mut turns = 0;
-    let ending = loop {
-        let moves = engine.legal_moves(&state);
-        if let Some(outcome) = engine.outcome(&state, &moves) {
-            break format!("game over: {}", outcome.describe(tables));
-        }
-        if moves.is_empty() {
-            break "no legal moves and no goal decides: the game stops".to_string();
-        }
-        if turns == request.max_turns {
-            break format!("stopped after {turns} turns (--max-turns)");
-        }
-        let player = engine.turn(&state).player as usize;
-        let chosen = if humans[player] {
-            let _ = stdout.flush();
-            match ask(&engine, &state, &moves, &tables.players[player].name) {
-                Some(i) => i,
-                None => break "stopped at the player's request".to_string(),
-            }
-        } else {
-            rng.below(moves.len())
-        };
-        for record in zrf_runtime::turn_records(tables, &state, &moves[chosen]) {
-            let _ = writeln!(stdout, "{record}");
-            records.push(record);
-        }
-        state = engine.play(&state, &moves[chosen]);
-        turns += 1;
+    let seats = Seats {
+        humans,
+        settings: request.settings,
+        max_turns: request.max_turns,
+        verbose: true,
     };
-    let _ = writeln!(stdout, "{ending}");
+    let played = driver::play_game(&engine, &seats, &mut stdout, driver::ask_at_terminal);
+    let _ = writeln!(stdout, "{}", played.ending);
     let rules_name = file.file_name().map_or_else(
         || file.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
     let path = request.save.unwrap_or_else(|| free_name(file));
-    let text = zrf_runtime::saved_game(tables, &rules_name, &humans, &records);
+    let text = zrf_runtime::saved_game(tables, &rules_name, &seats.humans, &played.records);
     match std::fs::write(&path, text) {
         Ok(()) => {
             let _ = writeln!(
                 stdout,
                 "saved {} records to {}",
-                records.len(),
+                played.records.len(),
                 path.display()
             );
             0
@@ -226,6 +194,138 @@ pub fn play(
             eprintln!("error: cannot write {}: {err}", path.display());
             2
         }
+    }
+}
+
+/// Per player, whether one of `names` (players moved by hand) names it; `Err` is the
+/// exit code after naming the players.
+fn seats(tables: &zrf_runtime::Tables, names: &[String]) -> Result<Vec<bool>, u8> {
+    let mut humans = vec![false; tables.players.len()];
+    for name in names {
+        match tables.players.iter().position(|p| p.name == *name) {
+            Some(p) => humans[p] = true,
+            None => {
+                eprintln!(
+                    "error: no player {name:?}; the players are {}",
+                    tables.player_names().join(", ")
+                );
+                return Err(2);
+            }
+        }
+    }
+    Ok(humans)
+}
+
+/// What `zrfc selfplay` was asked for.
+pub struct SelfplayRequest {
+    pub contenders: [Contender; 2],
+    pub options: MatchOptions,
+    /// A folder to write every game into as a .zsg file.
+    pub save_dir: Option<PathBuf>,
+}
+
+pub fn selfplay(
+    file: &Path,
+    variant: Option<&str>,
+    request: SelfplayRequest,
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    let engine = match load(file, variant, options, color) {
+        Ok(engine) => engine,
+        Err(code) => return code,
+    };
+    let game = engine.templates.game().clone();
+    let make_engine = || match interp::engine(game.clone()) {
+        Ok(engine) => engine,
+        Err(_) => unreachable!("the same game was built once already"),
+    };
+    let tables = &engine.tables;
+    if let Some(dir) = &request.save_dir {
+        if let Err(err) = std::fs::create_dir_all(dir) {
+            eprintln!("error: cannot create {}: {err}", dir.display());
+            return 2;
+        }
+    }
+    println!(
+        "{}: {} games, {} against {}",
+        tables.title,
+        request.options.games,
+        request.contenders[0].label,
+        request.contenders[1].label
+    );
+    let bar = super::progress_bar(request.options.games as u64);
+    let on_game = |game: &MatchGame| {
+        bar.inc(1);
+        bar.set_message(format!(
+            "game {}: {} in {} turns",
+            game.number + 1,
+            game.outcome
+                .map_or("cut".to_string(), |o| o.describe(tables)),
+            game.turns
+        ));
+    };
+    let games = zrf_search::play_match(
+        &make_engine,
+        &request.contenders,
+        &request.options,
+        &on_game,
+    );
+    bar.finish_and_clear();
+    let rules_name = file.file_name().map_or_else(
+        || "game.zrf".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    if let Some(dir) = &request.save_dir {
+        for game in &games {
+            let path = dir.join(format!("game-{:03}.zsg", game.number + 1));
+            let text = zrf_runtime::saved_game(tables, &rules_name, &[], &game.records);
+            if let Err(err) = std::fs::write(&path, text) {
+                eprintln!("error: cannot write {}: {err}", path.display());
+                return 2;
+            }
+        }
+        println!("saved {} games in {}", games.len(), dir.display());
+    }
+    let tally = Tally::of(&games, tables.players.len());
+    print!(
+        "{}",
+        tally.table(&request.contenders, &tables.player_names())
+    );
+    0
+}
+
+/// `zrfc eval`: the piece values worked out from the rules, and the search chosen.
+pub fn eval(
+    file: &Path,
+    variant: Option<&str>,
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    match load(file, variant, options, color) {
+        Ok(engine) => {
+            print!("{}", driver::describe_eval(&engine));
+            0
+        }
+        Err(code) => code,
+    }
+}
+
+/// `zrfc bench`: perft, playouts and search speed of the interpreter on one game.
+pub fn bench(
+    file: &Path,
+    variant: Option<&str>,
+    seconds: f64,
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    match load(file, variant, options, color) {
+        Ok(engine) => {
+            println!("{} (interpreted)", engine.tables.title);
+            print!("{}", driver::bench(&engine, seconds));
+            0
+        }
+        Err(code) => code,
     }
 }
 
@@ -242,45 +342,4 @@ fn free_name(rules: &Path) -> PathBuf {
         n += 1;
     }
     path
-}
-
-/// Asks a person for a move: its number in the list or its notation. `None` at end of
-/// input or `quit`.
-fn ask(
-    engine: &Interpreted,
-    state: &zrf_runtime::State,
-    moves: &[zrf_runtime::Move],
-    player: &str,
-) -> Option<usize> {
-    let texts: Vec<String> = moves.iter().map(|m| engine.notation(state, m)).collect();
-    let mut stderr = io::stderr().lock();
-    for (i, text) in texts.iter().enumerate() {
-        let _ = writeln!(stderr, "{:>4}  {text}", i + 1);
-    }
-    loop {
-        let _ = write!(
-            stderr,
-            "{player} to move (number or move, `quit` to stop): "
-        );
-        let _ = stderr.flush();
-        let mut line = String::new();
-        if io::stdin().read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let answer = line.trim();
-        if answer == "quit" {
-            return None;
-        }
-        if let Some(i) = answer
-            .parse::<usize>()
-            .ok()
-            .filter(|&i| (1..=moves.len()).contains(&i))
-        {
-            return Some(i - 1);
-        }
-        if let Some(i) = texts.iter().position(|t| t == answer) {
-            return Some(i);
-        }
-        let _ = writeln!(stderr, "not a legal move here: {answer:?}");
-    }
 }

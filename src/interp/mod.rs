@@ -29,6 +29,13 @@ pub struct Interpreter {
     attack_guard: AttackGuard,
 }
 
+impl Interpreter {
+    /// The game it runs.
+    pub fn game(&self) -> &ir::Game {
+        &self.game
+    }
+}
+
 impl Templates for Interpreter {
     /// One interpreter serves every game, `checkmated` or not.
     type Noting = MayNote;

@@ -213,6 +213,8 @@ fn play_saves_a_game_that_replay_accepts() {
     let out = zrfc(&[
         "play",
         "zrf-samples/tictactoe.zrf",
+        "--engine",
+        "random",
         "--seed",
         "2",
         "--save",
@@ -314,4 +316,107 @@ fn differential_finds_included_rules_in_the_include_folders() {
     };
     assert_eq!(games(choose(&[])), Vec::<String>::new());
     assert_eq!(games(choose(&["-I", &lib_arg])), ["level.zrf #1"]);
+}
+
+#[test]
+fn eval_shows_the_piece_values_worked_out_from_the_rules() {
+    let out = zrfc(&["eval", "zrf-samples/chess.zrf"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    crate::snapshot_settings().bind(|| insta::assert_snapshot!("eval_chess", text(&out.stdout)));
+}
+
+#[test]
+fn play_at_a_fixed_depth_plays_the_same_game_every_time() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let saved = dir.path().join("ttt.zsg");
+    let saved = saved.to_str().unwrap_or_else(|| panic!("path"));
+    let args = [
+        "play",
+        "zrf-samples/tictactoe.zrf",
+        "--engine",
+        "alphabeta",
+        "--depth",
+        "9",
+        "--save",
+        saved,
+    ];
+    let first = zrfc(&args);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let stdout = text(&first.stdout);
+    // Perfect play on both sides draws.
+    assert!(stdout.contains("game over: draw\n"), "{stdout}");
+    assert_eq!(stdout.lines().filter(|l| l.contains(" Mark ")).count(), 9);
+    assert!(
+        text(&first.stderr).contains("alphabeta: depth"),
+        "{}",
+        text(&first.stderr)
+    );
+    assert_eq!(text(&zrfc(&args).stdout), stdout);
+}
+
+#[test]
+fn play_with_an_unknown_engine_is_a_usage_error() {
+    let out = zrfc(&["play", "zrf-samples/tictactoe.zrf", "--engine", "deep-blue"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr)
+            .contains("unknown engine \"deep-blue\": expected alphabeta, mcts or random"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn selfplay_prints_a_results_table_and_saves_every_game() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let saved = dir.path().join("games");
+    let out = zrfc(&[
+        "selfplay",
+        "zrf-samples/tictactoe.zrf",
+        "--games",
+        "4",
+        "--engine",
+        "alphabeta",
+        "--vs-engine",
+        "random",
+        "--time",
+        "0.05",
+        "--threads",
+        "2",
+        "--save-dir",
+        saved.to_str().unwrap_or_else(|| panic!("path")),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("Tic-Tac-Toe: 4 games, alphabeta 0.05s against random 0.05s\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("engine "), "{stdout}");
+    // The searching side never loses to random moves at tic-tac-toe.
+    let random_row = stdout
+        .lines()
+        .find(|l| l.starts_with("random 0.05s"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let wins: usize = random_row
+        .split_whitespace()
+        .nth(2)
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(99);
+    assert_eq!(wins, 0, "{stdout}");
+    for n in 1..=4 {
+        let game = saved.join(format!("game-00{n}.zsg"));
+        let replayed = zrfc(&[
+            "replay",
+            game.to_str().unwrap_or_default(),
+            "-I",
+            "zrf-samples",
+        ]);
+        assert_eq!(
+            replayed.status.code(),
+            Some(0),
+            "{}",
+            text(&replayed.stderr)
+        );
+    }
 }

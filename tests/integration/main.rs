@@ -9,6 +9,7 @@ mod perft;
 mod properties;
 mod replay;
 mod samples;
+mod search;
 mod syntax_diagnostics;
 mod ui;
 mod zsg;

@@ -1,144 +1,29 @@
-//! Search algorithms generic over the runtime's [`Game`] trait, so the interpreter and
-//! every compiled engine share them. Today: perft (move-path counting), the test of move
-//! generation against published counts.
+//! Search over any game of the runtime's [`Game`](zrf_runtime::Game) trait, so the
+//! interpreter and every compiled engine share it: perft, seeded random playouts,
+//! alpha-beta ([`alpha_beta`]) and Monte Carlo tree search ([`mcts`]) with an
+//! evaluation worked out from the rules ([`RulesEval`]), a computer player that picks
+//! between them ([`Ai`]), self-play matches ([`play_match`]), and the game loop and
+//! command line every compiled engine shares ([`driver`]).
 
+mod ai;
+mod alphabeta;
+pub mod driver;
+mod eval;
+mod mcts;
+mod perft;
+mod playout;
+mod selfplay;
+mod tt;
+
+pub use ai::{level_limits, Ai, Algorithm, Choice, Settings};
+pub use alphabeta::{alpha_beta, AlphaBetaOptions, Found, Iteration, Limits, WIN, WIN_BOUND};
+pub use eval::{Evaluator, Even, KindReport, RulesEval};
+pub use mcts::{mcts, MctsFound, MctsOptions};
+pub use perft::{divide, fingerprint, perft};
+pub use playout::{playout, playout_with, Playout};
+pub use selfplay::{play_match, Contender, MatchGame, MatchOptions, Tally};
+pub use tt::TranspositionTable;
 pub use zrf_runtime::SplitMix64;
-use zrf_runtime::{Fnv1a, Game};
 
-/// Leaf count at `depth`: every complete turn is one edge (a chain of partial moves
-/// counts once). A position where the game is over has no children.
-pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
-    let mut levels = vec![(Vec::new(), state.clone()); depth as usize];
-    perft_reusing(game, state, &mut levels)
-}
-
-/// Perft to the depth of `levels`: one move list and one position per depth, reused by
-/// every position at that depth.
-fn perft_reusing<G: Game>(
-    game: &G,
-    state: &G::State,
-    levels: &mut [(Vec<G::Move>, G::State)],
-) -> u64 {
-    let Some(((moves, next), deeper)) = levels.split_first_mut() else {
-        return 1;
-    };
-    game.legal_moves_into(state, moves);
-    if game.outcome(state, moves).is_some() {
-        return 0;
-    }
-    if deeper.is_empty() {
-        return moves.len() as u64;
-    }
-    let mut leaves = 0;
-    for mv in moves.iter() {
-        game.play_into(state, mv, next);
-        leaves += perft_reusing(game, next, deeper);
-    }
-    leaves
-}
-
-/// Perft split by first move: each move in notation with its leaf count at `depth - 1`.
-pub fn divide<G: Game>(game: &G, state: &G::State, depth: u32) -> Vec<(String, u64)> {
-    let moves = game.legal_moves(state);
-    if depth == 0 || game.outcome(state, &moves).is_some() {
-        return Vec::new();
-    }
-    moves
-        .iter()
-        .map(|mv| {
-            let count = perft(game, &game.play(state, mv), depth - 1);
-            (game.notation(state, mv), count)
-        })
-        .collect()
-}
-
-/// How a random playout ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Playout {
-    /// Turns played.
-    pub plies: usize,
-    /// The result, if the game ended.
-    pub outcome: Option<zrf_runtime::Outcome>,
-    /// The moves, in notation.
-    pub moves: Vec<String>,
-}
-
-/// Plays uniformly random legal moves from the start, at most `max_plies` turns, or until
-/// `keep_going`, shown each position before its move, says stop (a time budget, say). The same seed gives the same game for
-/// every engine of the same rules, which is what differential tests compare.
-pub fn playout<G: Game>(
-    game: &G,
-    seed: u64,
-    max_plies: usize,
-    keep_going: impl FnMut(&G::State) -> bool,
-) -> Playout {
-    playout_with(game, seed, max_plies, keep_going, |_, _| {})
-}
-
-/// [`playout`], showing `on_move` each move chosen with the position it is played from
-/// (to write a saved game of it, say).
-pub fn playout_with<G: Game>(
-    game: &G,
-    seed: u64,
-    max_plies: usize,
-    mut keep_going: impl FnMut(&G::State) -> bool,
-    mut on_move: impl FnMut(&G::State, &G::Move),
-) -> Playout {
-    let mut rng = SplitMix64::new(seed);
-    let mut state = game.start();
-    let mut moves_played = Vec::new();
-    let mut outcome = None;
-    while moves_played.len() < max_plies && keep_going(&state) {
-        let moves = game.legal_moves(&state);
-        if let Some(result) = game.outcome(&state, &moves) {
-            outcome = Some(result);
-            break;
-        }
-        let choice = &moves[rng.below(moves.len())];
-        on_move(&state, choice);
-        moves_played.push(game.notation(&state, choice));
-        state = game.play(&state, choice);
-    }
-    Playout {
-        plies: moves_played.len(),
-        outcome,
-        moves: moves_played,
-    }
-}
-
-/// What differential tests compare between two engines of the same rules, as one line:
-/// perft counts from the start, depth by depth, until a depth exceeds `node_budget` leaves
-/// or the next one would be expected to exceed ten times that; then, per seed, the
-/// length, result and a digest of the moves of a random playout of at most `plies` turns.
-pub fn fingerprint<G: Game>(game: &G, node_budget: u64, seeds: &[u64], plies: usize) -> String {
-    let start = game.start();
-    let mut counts: Vec<u64> = Vec::new();
-    for depth in 1..=12 {
-        let count = perft(game, &start, depth);
-        counts.push(count);
-        let previous = counts.len().checked_sub(2).map_or(1, |i| counts[i].max(1));
-        let next_estimate = count.saturating_mul(count) / previous;
-        if count == 0 || count > node_budget || next_estimate > node_budget * 10 {
-            break;
-        }
-    }
-    let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
-    let mut line = format!("perft {}", counts.join(","));
-    for &seed in seeds {
-        let played = playout(game, seed, plies, |_| true);
-        let mut digest = Fnv1a::new();
-        for m in &played.moves {
-            digest.write(m.as_bytes());
-            digest.write(b"\n");
-        }
-        let digest = digest.finish();
-        let result = played
-            .outcome
-            .map_or("unfinished".to_string(), |o| format!("{o:?}"));
-        line.push_str(&format!(
-            "; seed {seed}: {} plies {result} {digest:016x}",
-            played.plies
-        ));
-    }
-    line
-}
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,641 @@
+//! Alpha-beta search: negamax with iterative deepening and principal-variation search,
+//! a shared [`TranspositionTable`], move ordering (the table's move, captures and
+//! promotions, two killers per ply, a history table), late-move reductions, and a
+//! quiescence search over captures and promotions.
+//!
+//! Turn orders need not alternate: a child whose mover is on the same side as its
+//! parent's is searched with the same window, not a negated one. With more than two
+//! players the search is paranoid: the player to move at the root against all the
+//! others. Players who move at random (`?` names) are chance nodes: the mean of their
+//! moves. A whole chain of partial moves is one turn, as the game's move list gives it;
+//! the game's own results (repetition included) end lines inside the search.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use zrf_runtime::{mix, Game, MoveTraits, Outcome, PlayerIx};
+
+use crate::eval::Evaluator;
+use crate::tt::{Bound, Entry, TranspositionTable};
+
+/// The score of a won game (less the plies to the win, so that nearer wins score
+/// higher).
+pub const WIN: i32 = 1_000_000;
+/// Scores beyond this are wins or losses found by the search.
+pub const WIN_BOUND: i32 = WIN - 10_000;
+const INFINITY: i32 = WIN + 1;
+/// Deepest ply searched (quiescence included).
+const MAX_PLY: usize = 128;
+/// Deepest quiescence, in plies past the nominal depth.
+const QUIESCENCE_PLIES: u32 = 8;
+/// Most moves of a random player averaged at a chance node.
+const CHANCE_MOVES: usize = 12;
+const HISTORY_SIZE: usize = 1 << 14;
+
+/// When a search stops: the first limit reached ends it. With none, it goes to depth 64.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest full-width iteration.
+    pub depth: Option<u32>,
+    /// Most nodes visited (quiescence nodes included): with one thread the result is
+    /// then the same on every run.
+    pub nodes: Option<u64>,
+    /// Longest time spent; an iteration is not started past half of it.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+}
+
+/// One completed iteration of iterative deepening, as a progress report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    pub depth: u32,
+    /// For the player to move at the root.
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The expected line, in saved-game notation.
+    pub pv: Vec<String>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The chosen move's index in the root's legal move list.
+    pub index: usize,
+    /// The last completed iteration (depth 0 when the move was the only one).
+    pub iteration: Iteration,
+}
+
+/// Settings of one alpha-beta search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AlphaBetaOptions<'s> {
+    pub limits: Limits,
+    /// Varies the evaluation by a few points per position, so that games between the
+    /// same players differ; the same seed gives the same search.
+    pub seed: u64,
+    /// Largest variation of the evaluation from the seed (0: none).
+    pub noise: i32,
+    /// Set from another thread to stop the search (its best move so far is returned).
+    pub stop: Option<&'s AtomicBool>,
+}
+
+/// Searches `state` and returns its best move, or `None` if the game is over there.
+pub fn alpha_beta<G: Game, E: Evaluator<G>>(
+    game: &G,
+    eval: &E,
+    table: &TranspositionTable,
+    state: &G::State,
+    options: &AlphaBetaOptions<'_>,
+    mut on_iteration: impl FnMut(&Iteration),
+) -> Option<Found> {
+    let started = Instant::now();
+    let moves = game.legal_moves(state);
+    if moves.is_empty() || game.outcome(state, &moves).is_some() {
+        return None;
+    }
+    let root_player = game.to_move(state);
+    table.new_search();
+    if game.players() > 2 {
+        // Scores are for sides relative to the root's player: another root, other sides.
+        table.clear();
+    }
+    let mut searcher = Searcher {
+        game,
+        eval,
+        table,
+        root_player,
+        seed: options.seed,
+        noise: options.noise.max(0),
+        nodes: 0,
+        node_limit: options.limits.nodes.unwrap_or(u64::MAX),
+        deadline: options.limits.time.map(|t| started + t),
+        stop: options.stop,
+        stopped: false,
+        plies: Vec::new(),
+        killers: vec![[None; 2]; MAX_PLY + 1],
+        history: vec![0; HISTORY_SIZE],
+    };
+    let mut order: Vec<usize> = (0..moves.len()).collect();
+    let mut found: Option<Found> = None;
+    // The only move is played at once; one ply still scores it.
+    let max_depth = match moves.len() {
+        1 => 1,
+        _ => options.limits.depth.unwrap_or(64).max(1),
+    };
+    for depth in 1..=max_depth {
+        let best = searcher.root(state, &moves, &order, depth as i32);
+        let Some((index, score)) = best else { break };
+        if let Some(at) = order.iter().position(|&i| i == index) {
+            order[..=at].rotate_right(1);
+        }
+        let iteration = Iteration {
+            depth,
+            score,
+            nodes: searcher.nodes,
+            elapsed: started.elapsed(),
+            pv: searcher.principal_variation(state, &moves[index], depth as usize),
+        };
+        // An interrupted iteration still gives its best move when one was fully
+        // searched, but it is not reported as a depth reached.
+        if searcher.stopped {
+            match &mut found {
+                Some(found) => found.index = index,
+                None => found = Some(Found { index, iteration }),
+            }
+            break;
+        }
+        on_iteration(&iteration);
+        found = Some(Found { index, iteration });
+        let decided = score.abs() > WIN_BOUND && WIN - score.abs() <= depth as i32;
+        let half_time = options
+            .limits
+            .time
+            .is_some_and(|t| started.elapsed() * 2 > t);
+        if decided || half_time {
+            break;
+        }
+    }
+    found.or_else(|| {
+        // Stopped before the first iteration ended: the first move ordered.
+        Some(Found {
+            index: 0,
+            iteration: Iteration {
+                depth: 0,
+                score: 0,
+                nodes: searcher.nodes,
+                elapsed: started.elapsed(),
+                pv: vec![game.notation(state, &moves[0])],
+            },
+        })
+    })
+}
+
+/// The buffers of one ply: its moves, their order, and the position after each.
+struct Ply<G: Game> {
+    moves: Vec<G::Move>,
+    order: Vec<(i32, u32)>,
+    child: Option<G::State>,
+}
+
+impl<G: Game> Default for Ply<G> {
+    fn default() -> Self {
+        Ply {
+            moves: Vec::new(),
+            order: Vec::new(),
+            child: None,
+        }
+    }
+}
+
+impl<G: Game> Ply<G> {
+    /// The position after move `index`, written into this ply's buffer.
+    fn play(&mut self, game: &G, state: &G::State, index: usize) -> &G::State {
+        let mv = &self.moves[index];
+        if let Some(child) = &mut self.child {
+            game.play_into(state, mv, child);
+        }
+        self.child.get_or_insert_with(|| game.play(state, mv))
+    }
+}
+
+struct Searcher<'a, 's, G: Game, E> {
+    game: &'a G,
+    eval: &'a E,
+    table: &'a TranspositionTable,
+    root_player: PlayerIx,
+    seed: u64,
+    noise: i32,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: Option<&'s AtomicBool>,
+    stopped: bool,
+    plies: Vec<Ply<G>>,
+    killers: Vec<[Option<MoveTraits>; 2]>,
+    history: Vec<i32>,
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
+    /// Counts a node; true when the search must stop.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        } else if self.nodes & 1023 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let told = self.stop.is_some_and(|s| s.load(Relaxed));
+            self.stopped |= late || told;
+        }
+        self.stopped
+    }
+
+    /// Whether `a` and `b` play on the same side (paranoid: the root's player against
+    /// every other).
+    fn same_side(&self, a: PlayerIx, b: PlayerIx) -> bool {
+        (a == self.root_player) == (b == self.root_player)
+    }
+
+    fn take_ply(&mut self, ply: usize) -> Ply<G> {
+        if self.plies.len() <= ply {
+            self.plies.resize_with(ply + 1, Ply::default);
+        }
+        std::mem::take(&mut self.plies[ply])
+    }
+
+    fn give_ply(&mut self, ply: usize, level: Ply<G>) {
+        self.plies[ply] = level;
+    }
+
+    /// The score of a finished game for the side of `mover`, `ply` plies from the root.
+    fn outcome_score(&self, outcome: Outcome, mover: PlayerIx, ply: usize) -> i32 {
+        let win = WIN - ply as i32;
+        match outcome {
+            Outcome::Win(p) if self.same_side(p, mover) => win,
+            Outcome::Win(_) => -win,
+            Outcome::Loss(p) if self.same_side(p, mover) => -win,
+            Outcome::Loss(_) => win,
+            Outcome::Draw => 0,
+        }
+    }
+
+    /// The evaluation for the side of `mover`, with the seed's variation.
+    fn static_score(&self, state: &G::State, mover: PlayerIx) -> i32 {
+        let mut score = self.eval.evaluate(self.game, state, self.root_player);
+        if self.noise > 0 {
+            let spread = 2 * self.noise as u64 + 1;
+            let key = self.game.search_key(state);
+            score += (mix(key ^ self.seed) % spread) as i32 - self.noise;
+        }
+        if mover == self.root_player {
+            score
+        } else {
+            -score
+        }
+    }
+
+    /// The value of a child for the side moving at its parent (`mover`).
+    fn child_value(
+        &mut self,
+        child: &G::State,
+        mover: PlayerIx,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if self.same_side(mover, self.game.to_move(child)) {
+            self.node(child, depth, alpha, beta, ply)
+        } else {
+            -self.node(child, depth, -beta, -alpha, ply)
+        }
+    }
+
+    fn root(
+        &mut self,
+        state: &G::State,
+        moves: &[G::Move],
+        order: &[usize],
+        depth: i32,
+    ) -> Option<(usize, i32)> {
+        let mover = self.game.to_move(state);
+        let mut level = self.take_ply(0);
+        level.moves.clear();
+        level.moves.extend_from_slice(moves);
+        let (mut alpha, beta) = (-INFINITY, INFINITY);
+        let mut best = None;
+        for (n, &index) in order.iter().enumerate() {
+            let child = level.play(self.game, state, index);
+            let value = if n == 0 || self.same_side(mover, self.game.to_move(child)) {
+                self.child_value(child, mover, depth - 1, alpha, beta, 1)
+            } else {
+                let probe = self.child_value(child, mover, depth - 1, alpha, alpha + 1, 1);
+                if probe > alpha && !self.stopped {
+                    self.child_value(child, mover, depth - 1, alpha, beta, 1)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if best.is_none() || value > alpha {
+                alpha = value;
+                best = Some((index, value));
+            }
+        }
+        self.give_ply(0, level);
+        if let Some((index, score)) = best {
+            let key = self.game.search_key(state);
+            let depth = depth.clamp(0, 255) as u8;
+            self.table.store(
+                key,
+                to_table(score, 0),
+                depth,
+                Bound::Exact,
+                move_number(index),
+            );
+        }
+        best
+    }
+
+    fn node(&mut self, state: &G::State, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(state, alpha, beta, ply, 0);
+        }
+        let key = self.game.search_key(state);
+        let entry = self.table.probe(key);
+        if let Some(e) = entry.filter(|e| i32::from(e.depth) >= depth) {
+            let score = from_table(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+        }
+        let mut level = self.take_ply(ply);
+        self.game.legal_moves_into(state, &mut level.moves);
+        let mover = self.game.to_move(state);
+        if let Some(outcome) = self.game.outcome(state, &level.moves) {
+            self.give_ply(ply, level);
+            return self.outcome_score(outcome, mover, ply);
+        }
+        if self.game.plays_at_random(mover) {
+            let value = self.chance(state, &mut level, mover, depth, ply);
+            self.give_ply(ply, level);
+            return value;
+        }
+        let table_move = entry
+            .map(|e| e.best as usize)
+            .filter(|&b| b != Entry::NO_MOVE as usize && b < level.moves.len());
+        self.order(&mut level, table_move, ply);
+        let original_alpha = alpha;
+        let (mut best_score, mut best_index) = (-INFINITY, Entry::NO_MOVE);
+        for n in 0..level.order.len() {
+            let index = level.order[n].1 as usize;
+            let traits = self.game.move_traits(&level.moves[index]);
+            let quiet = traits.captures == 0 && !traits.promotes;
+            let killer = self.killers[ply].contains(&Some(traits));
+            let child = level.play(self.game, state, index);
+            let same = self.same_side(mover, self.game.to_move(child));
+            let value = if n == 0 || same {
+                self.child_value(child, mover, depth - 1, alpha, beta, ply + 1)
+            } else {
+                let reduction = i32::from(depth >= 3 && n >= 3 && quiet && !killer);
+                let narrow =
+                    |s: &mut Self, d| s.child_value(child, mover, d, alpha, alpha + 1, ply + 1);
+                let mut value = narrow(self, depth - 1 - reduction);
+                if value > alpha && reduction > 0 {
+                    value = narrow(self, depth - 1);
+                }
+                if value > alpha && value < beta {
+                    value = self.child_value(child, mover, depth - 1, alpha, beta, ply + 1);
+                }
+                value
+            };
+            if self.stopped {
+                self.give_ply(ply, level);
+                return 0;
+            }
+            if value > best_score {
+                best_score = value;
+                best_index = move_number(index);
+            }
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                if quiet {
+                    let killers = &mut self.killers[ply];
+                    if killers[0] != Some(traits) {
+                        killers[1] = killers[0];
+                        killers[0] = Some(traits);
+                    }
+                    let slot = &mut self.history[history_slot(traits)];
+                    *slot = (*slot + depth * depth).min(1 << 20);
+                }
+                break;
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_depth = depth.clamp(0, 255) as u8;
+        self.table.store(
+            key,
+            to_table(best_score, ply),
+            stored_depth,
+            bound,
+            best_index,
+        );
+        self.give_ply(ply, level);
+        best_score
+    }
+
+    /// A random player's node: the mean value of (up to [`CHANCE_MOVES`] of) its moves.
+    fn chance(
+        &mut self,
+        state: &G::State,
+        level: &mut Ply<G>,
+        mover: PlayerIx,
+        depth: i32,
+        ply: usize,
+    ) -> i32 {
+        let count = level.moves.len();
+        let stride = count.div_ceil(CHANCE_MOVES).max(1);
+        let (mut total, mut tried) = (0i64, 0i64);
+        for index in (0..count).step_by(stride) {
+            let child = level.play(self.game, state, index);
+            let value = self.child_value(child, mover, depth - 1, -INFINITY, INFINITY, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            total += i64::from(value);
+            tried += 1;
+        }
+        (total / tried.max(1)) as i32
+    }
+
+    /// Sorts the moves of `level`, best first: the table's move, captures (more first)
+    /// and promotions, killers, then by history.
+    fn order(&self, level: &mut Ply<G>, table_move: Option<usize>, ply: usize) {
+        level.order.clear();
+        for (index, mv) in level.moves.iter().enumerate() {
+            let traits = self.game.move_traits(mv);
+            let score = if Some(index) == table_move {
+                1 << 30
+            } else if traits.captures > 0 || traits.promotes {
+                (1 << 24)
+                    + traits.captures.min(64) as i32 * 4096
+                    + i32::from(traits.promotes) * 2048
+            } else if self.killers[ply][0] == Some(traits) {
+                (1 << 22) + 1
+            } else if self.killers[ply][1] == Some(traits) {
+                1 << 22
+            } else {
+                self.history[history_slot(traits)]
+            };
+            level.order.push((score, index as u32));
+        }
+        level.order.sort_by_key(|&(score, index)| (-score, index));
+    }
+
+    /// Captures and promotions only, until the position is quiet; the side to move may
+    /// stand on the evaluation unless every move it has is a capture.
+    fn quiesce(
+        &mut self,
+        state: &G::State,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        depth: u32,
+    ) -> i32 {
+        let mut level = self.take_ply(ply);
+        self.game.legal_moves_into(state, &mut level.moves);
+        let mover = self.game.to_move(state);
+        if let Some(outcome) = self.game.outcome(state, &level.moves) {
+            self.give_ply(ply, level);
+            return self.outcome_score(outcome, mover, ply);
+        }
+        let stand = self.static_score(state, mover);
+        level.order.clear();
+        for (index, mv) in level.moves.iter().enumerate() {
+            let traits = self.game.move_traits(mv);
+            if traits.captures > 0 || traits.promotes {
+                let score = traits.captures.min(64) as i32 * 2 + i32::from(traits.promotes);
+                level.order.push((score, index as u32));
+            }
+        }
+        let forced = level.order.len() == level.moves.len();
+        if level.order.is_empty()
+            || depth >= QUIESCENCE_PLIES
+            || ply + 1 >= MAX_PLY
+            || self.game.plays_at_random(mover)
+        {
+            self.give_ply(ply, level);
+            return stand;
+        }
+        let mut best = -INFINITY;
+        if !forced {
+            if stand >= beta {
+                self.give_ply(ply, level);
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        level.order.sort_by_key(|&(score, index)| (-score, index));
+        for n in 0..level.order.len() {
+            let index = level.order[n].1 as usize;
+            if self.tick() {
+                break;
+            }
+            let child = level.play(self.game, state, index);
+            let value = if self.same_side(mover, self.game.to_move(child)) {
+                self.quiesce(child, alpha, beta, ply + 1, depth + 1)
+            } else {
+                -self.quiesce(child, -beta, -alpha, ply + 1, depth + 1)
+            };
+            best = best.max(value);
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.give_ply(ply, level);
+        if self.stopped {
+            return 0;
+        }
+        best
+    }
+
+    /// The expected line from the root: `first`, then the table's best moves.
+    fn principal_variation(&self, state: &G::State, first: &G::Move, most: usize) -> Vec<String> {
+        let mut line = vec![self.game.notation(state, first)];
+        let mut position = self.game.play(state, first);
+        let mut seen = vec![self.game.search_key(state)];
+        while line.len() < most.max(1) {
+            let key = self.game.search_key(&position);
+            if seen.contains(&key) {
+                break;
+            }
+            seen.push(key);
+            let Some(entry) = self.table.probe(key) else {
+                break;
+            };
+            let moves = self.game.legal_moves(&position);
+            let Some(mv) = moves.get(entry.best as usize) else {
+                break;
+            };
+            if self.game.outcome(&position, &moves).is_some() {
+                break;
+            }
+            line.push(self.game.notation(&position, mv));
+            position = self.game.play(&position, mv);
+        }
+        line
+    }
+}
+
+/// A move's index as the table keeps it (lists longer than it can name keep none).
+fn move_number(index: usize) -> u16 {
+    u16::try_from(index)
+        .ok()
+        .filter(|&i| i != Entry::NO_MOVE)
+        .unwrap_or(Entry::NO_MOVE)
+}
+
+fn history_slot(traits: MoveTraits) -> usize {
+    let square = |p: Option<u32>| p.map_or(0, |p| u64::from(p) + 1);
+    (mix(square(traits.from) << 32 | square(traits.to)) as usize) & (HISTORY_SIZE - 1)
+}
+
+/// A score as the table keeps it: wins counted from the node, not from the root.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score + ply as i32
+    } else if score < -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score - ply as i32
+    } else if score < -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

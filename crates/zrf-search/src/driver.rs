@@ -1,0 +1,549 @@
+//! Playing a game at the terminal, and the command line of every compiled engine, shared
+//! by `zrfc` and the `main` that `zrfc build` writes: both call the same game loop, so a
+//! compiled game plays exactly as the interpreted one does.
+
+use std::io::{self, BufRead, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use zrf_runtime::{Engine, Game, Move, Outcome, PlayerIx, State, Templates};
+
+use crate::ai::{level_limits, Ai, Algorithm, Settings};
+use crate::alphabeta::{alpha_beta, AlphaBetaOptions, Limits};
+use crate::eval::RulesEval;
+use crate::mcts::{mcts, MctsOptions};
+use crate::selfplay::{play_match, Contender, MatchOptions, Tally};
+use crate::tt::TranspositionTable;
+
+/// Who moves for each player in [`play_game`].
+#[derive(Clone, Debug)]
+pub struct Seats {
+    /// Per player: chosen by a person (`true`) or by the computer.
+    pub humans: Vec<bool>,
+    /// The computer's settings.
+    pub settings: Settings,
+    /// Stop after this many turns.
+    pub max_turns: usize,
+    /// Print what each search found on stderr.
+    pub verbose: bool,
+}
+
+/// A game played by [`play_game`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame {
+    pub records: Vec<String>,
+    pub outcome: Option<Outcome>,
+    pub turns: usize,
+    /// How it ended, in words.
+    pub ending: String,
+}
+
+/// Plays a game from the start: the computer for the players that are not human, `ask`
+/// for the others (`None` from it stops the game). Each record is printed to `out` as
+/// it is played; the search's findings go to stderr when `seats.verbose`.
+pub fn play_game<T: Templates>(
+    engine: &Engine<T>,
+    seats: &Seats,
+    out: &mut dyn Write,
+    mut ask: impl FnMut(&Engine<T>, &State, &[Move], PlayerIx) -> Option<usize>,
+) -> PlayedGame {
+    let tables = &engine.tables;
+    let mut ai = Ai::for_engine(engine, seats.settings);
+    let mut state = engine.start();
+    let mut records = Vec::new();
+    let mut turns = 0;
+    let (outcome, ending) = loop {
+        let moves = engine.legal_moves(&state);
+        if let Some(outcome) = engine.outcome(&state, &moves) {
+            break (
+                Some(outcome),
+                format!("game over: {}", outcome.describe(tables)),
+            );
+        }
+        if turns == seats.max_turns {
+            break (None, format!("stopped after {turns} turns (--max-turns)"));
+        }
+        let player = engine.to_move(&state);
+        let chosen = if seats.humans.get(player as usize) == Some(&true) {
+            let _ = out.flush();
+            match ask(engine, &state, &moves, player) {
+                Some(i) if i < moves.len() => i,
+                _ => break (None, "stopped at the player's request".to_string()),
+            }
+        } else {
+            match ai.choose(&state, None, |_| {}) {
+                Some(choice) => {
+                    if seats.verbose && ai.algorithm() != Algorithm::Random {
+                        eprintln!("  [{}]", describe_choice(ai.algorithm(), &choice));
+                    }
+                    choice.index
+                }
+                None => break (None, "no move found".to_string()),
+            }
+        };
+        for record in zrf_runtime::turn_records(tables, &state, &moves[chosen]) {
+            let _ = writeln!(out, "{record}");
+            records.push(record);
+        }
+        state = engine.play(&state, &moves[chosen]);
+        turns += 1;
+    };
+    PlayedGame {
+        records,
+        outcome,
+        turns,
+        ending,
+    }
+}
+
+fn describe_choice(algorithm: Algorithm, choice: &crate::Choice) -> String {
+    match algorithm {
+        Algorithm::AlphaBeta => format!(
+            "alphabeta: depth {}, score {}, {} nodes; line {}",
+            choice.depth,
+            choice.describe_score(),
+            choice.nodes,
+            choice.pv.join(" / ")
+        ),
+        Algorithm::Mcts => format!("mcts: {} playouts", choice.nodes),
+        Algorithm::Random => "random".to_string(),
+    }
+}
+
+/// Asks a person at the terminal for a move: its number in the list or its notation.
+/// `None` at the end of input or on `quit`.
+pub fn ask_at_terminal<T: Templates>(
+    engine: &Engine<T>,
+    state: &State,
+    moves: &[Move],
+    player: PlayerIx,
+) -> Option<usize> {
+    let name = engine
+        .tables
+        .players
+        .get(player as usize)
+        .map_or("?", |p| p.name.as_str());
+    let texts: Vec<String> = moves.iter().map(|m| engine.notation(state, m)).collect();
+    let mut stderr = io::stderr().lock();
+    for (i, text) in texts.iter().enumerate() {
+        let _ = writeln!(stderr, "{:>4}  {text}", i + 1);
+    }
+    let stdin = io::stdin();
+    loop {
+        let _ = write!(stderr, "{name} to move (number or move, `quit` to stop): ");
+        let _ = stderr.flush();
+        let mut line = String::new();
+        // A line longer than any move is not read whole: input is bounded.
+        let read = stdin.lock().take(4096).read_line(&mut line).ok()?;
+        if read == 0 {
+            return None;
+        }
+        let answer = line.trim();
+        if answer == "quit" {
+            return None;
+        }
+        if let Some(i) = answer
+            .parse::<usize>()
+            .ok()
+            .filter(|&i| (1..=moves.len()).contains(&i))
+        {
+            return Some(i - 1);
+        }
+        if let Some(i) = texts.iter().position(|t| t == answer) {
+            return Some(i);
+        }
+        let _ = writeln!(stderr, "not a legal move here: {answer:?}");
+    }
+}
+
+/// One line per measure of `engine`'s speed, each run for about `seconds`: perft,
+/// random playouts, alpha-beta from the start (depth reached, nodes per second) and
+/// Monte Carlo iterations.
+pub fn bench<T: Templates>(engine: &Engine<T>, seconds: f64) -> String {
+    let budget = Duration::from_secs_f64(seconds.max(0.01));
+    let start = engine.start();
+    let mut text = format!("{:<32} {:>14}  {}\n", "measure", "per second", "detail");
+    // Perft: the deepest depth that ends within the budget.
+    let mut depth = 1;
+    loop {
+        let clock = Instant::now();
+        let count = crate::perft(engine, &start, depth);
+        let spent = clock.elapsed();
+        if spent * 8 > budget || count == 0 || depth >= 12 {
+            let rate = count as f64 / spent.as_secs_f64().max(1e-9);
+            text.push_str(&format!(
+                "{:<32} {:>14.0}  depth {depth}: {count} leaves\n",
+                "perft leaves", rate
+            ));
+            break;
+        }
+        depth += 1;
+    }
+    let clock = Instant::now();
+    let (mut games, mut plies) = (0u64, 0u64);
+    while clock.elapsed() < budget {
+        let played = crate::playout(engine, games + 1, 1000, |_| true);
+        games += 1;
+        plies += played.plies as u64;
+    }
+    let spent = clock.elapsed().as_secs_f64();
+    text.push_str(&format!(
+        "{:<32} {:>14.1}  {games} games, mean {:.1} turns\n",
+        "random playouts",
+        games as f64 / spent,
+        plies as f64 / games.max(1) as f64
+    ));
+    let eval = RulesEval::new(engine);
+    let table = TranspositionTable::with_megabytes(64);
+    let options = AlphaBetaOptions {
+        limits: Limits::time(budget),
+        ..AlphaBetaOptions::default()
+    };
+    let clock = Instant::now();
+    let found = alpha_beta(engine, &eval, &table, &start, &options, |_| {});
+    let spent = clock.elapsed().as_secs_f64();
+    match found {
+        Some(found) => text.push_str(&format!(
+            "{:<32} {:>14.0}  depth {} in {spent:.2} s, best {}\n",
+            "alpha-beta nodes",
+            found.iteration.nodes as f64 / spent.max(1e-9),
+            found.iteration.depth,
+            found.iteration.pv.first().map_or("-", String::as_str)
+        )),
+        None => text.push_str("alpha-beta                       the game is over at the start\n"),
+    }
+    let clock = Instant::now();
+    let options = MctsOptions {
+        limits: Limits::time(budget),
+        ..MctsOptions::default()
+    };
+    if let Some(found) = mcts(engine, Some(&eval), &start, &options) {
+        let spent = clock.elapsed().as_secs_f64();
+        text.push_str(&format!(
+            "{:<32} {:>14.0}  {} iterations\n",
+            "monte carlo iterations",
+            found.iterations as f64 / spent.max(1e-9),
+            found.iterations
+        ));
+    }
+    text
+}
+
+/// The piece values and the search chosen for a game, for people (`zrfc eval`).
+pub fn describe_eval<T: Templates>(engine: &Engine<T>) -> String {
+    let eval = RulesEval::new(engine);
+    let mut text = format!(
+        "{}\nsearch: {} ({})\n{:<20} {:>8} {:>9} {:>10}  notes\n",
+        engine.tables.title,
+        Algorithm::for_game(&eval),
+        if eval.is_placement_game() {
+            "pieces only enter by drops"
+        } else {
+            "pieces move"
+        },
+        "piece",
+        "value",
+        "mobility",
+        "promotes"
+    );
+    for (kind, report) in eval.report().iter().enumerate() {
+        let mut notes = Vec::new();
+        if report.royal {
+            notes.push("royal: never captured");
+        }
+        if report.decisive {
+            notes.push("its loss decides the game");
+        }
+        let line = format!(
+            "{:<20} {:>8} {:>9.2} {:>9.0}%  {}",
+            report.name,
+            eval.value(kind as u16),
+            report.mobility,
+            100.0 * report.promotes_from,
+            notes.join("; ")
+        );
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+const ENGINE_HELP: &str = "\
+A game engine compiled from a Zillions of Games rules file by zrfc.
+
+usage: ENGINE [--variant TITLE] COMMAND [OPTIONS]
+
+commands:
+  perft DEPTH          count move paths from the start, depth by depth
+  moves                list the legal moves at the start, in saved-game notation
+  play                 play a game: the computer against itself, or against --human
+  selfplay             play a match of computer players and print a results table
+  bench                measure perft, random playouts and search speed
+  help                 show this text
+
+play options:
+  --human PLAYER       a player who moves at the terminal (repeatable)
+  --ai LEVEL           strength 1 (instant) to 6 (10 s a move); default 3 (0.5 s)
+  --time SECONDS       time per computer move (overrides --ai)
+  --depth N            search depth per computer move (overrides --ai)
+  --engine ENGINE      alphabeta, mcts or random (default: chosen for the game)
+  --seed N             seed of the computer's choices (default 1)
+  --max-turns N        stop after N turns (default 1000)
+  --save FILE          write the game as a Zillions saved game (.zsg)
+
+selfplay options:
+  --games N            games to play (default 10), sides alternating
+  --time SECONDS       time per move of the first player (default 0.1)
+  --vs-time SECONDS    time per move of the second (default: the same)
+  --engine ENGINE      the first player's engine; --vs-engine the second's
+  --threads N          games played at once (default: all cores)
+  --max-turns N        cut games longer than N turns (default 500)
+
+bench options:
+  --time SECONDS       time per measure (default 2)
+";
+
+/// Parsed options of the engine command line: `--name value` pairs and flags.
+struct Options {
+    args: Vec<String>,
+}
+
+impl Options {
+    fn take(&mut self, name: &str) -> Option<String> {
+        let at = self.args.iter().position(|a| a == name)?;
+        self.args.remove(at);
+        (at < self.args.len()).then(|| self.args.remove(at))
+    }
+
+    fn take_all(&mut self, name: &str) -> Vec<String> {
+        std::iter::from_fn(|| self.take(name)).collect()
+    }
+
+    fn number<N: std::str::FromStr>(&mut self, name: &str, default: N) -> Result<N, String> {
+        match self.take(name) {
+            None => Ok(default),
+            Some(text) => text
+                .parse()
+                .map_err(|_| format!("{name} takes a number, not {text:?}")),
+        }
+    }
+
+    fn engine(&mut self, name: &str) -> Result<Option<Algorithm>, String> {
+        self.take(name).map(|e| e.parse()).transpose()
+    }
+}
+
+/// Limits from `--time` / `--depth` / `--ai`.
+fn limits(options: &mut Options, default_level: u32) -> Result<Limits, String> {
+    let level = options.number("--ai", default_level)?;
+    let time: Option<f64> = options
+        .take("--time")
+        .map(|t| t.parse())
+        .transpose()
+        .map_err(|_| "--time takes seconds".to_string())?;
+    let depth: Option<u32> = options
+        .take("--depth")
+        .map(|d| d.parse())
+        .transpose()
+        .map_err(|_| "--depth takes a number".to_string())?;
+    Ok(match (time, depth) {
+        (None, None) => level_limits(level),
+        (time, depth) => Limits {
+            time: time.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
+            depth,
+            nodes: None,
+        },
+    })
+}
+
+/// The command line of a compiled engine: `args` after the program name (and after
+/// `--variant TITLE`, which the generated `main` takes), `make_engine` the game's
+/// constructor, `rules_file` the name saved games give for it.
+pub fn run_engine<T: Templates>(
+    make_engine: fn() -> Engine<T>,
+    rules_file: &str,
+    args: Vec<String>,
+) -> ExitCode {
+    let mut options = Options { args };
+    let command = if options.args.is_empty() {
+        None
+    } else {
+        Some(options.args.remove(0))
+    };
+    let result = match command.as_deref() {
+        None => {
+            eprint!("{ENGINE_HELP}");
+            return ExitCode::from(2);
+        }
+        Some("help" | "--help" | "-h") => {
+            print!("{ENGINE_HELP}");
+            return ExitCode::SUCCESS;
+        }
+        Some("perft") => perft_command(&make_engine(), &mut options),
+        Some("moves") => {
+            let engine = make_engine();
+            let start = engine.start();
+            let mut out = io::stdout().lock();
+            for mv in engine.legal_moves(&start) {
+                if writeln!(out, "{}", engine.notation(&start, &mv)).is_err() {
+                    break;
+                }
+            }
+            Ok(())
+        }
+        Some("play") => play_command(&make_engine(), rules_file, &mut options),
+        Some("selfplay") => selfplay_command(&make_engine, &mut options),
+        Some("bench") => options.number("--time", 2.0).map(|seconds| {
+            print!("{}", bench(&make_engine(), seconds));
+        }),
+        Some(other) => Err(format!("unknown command {other:?}")),
+    };
+    let leftover = options.args.first().cloned();
+    match (result, leftover) {
+        (Ok(()), None) => ExitCode::SUCCESS,
+        (Ok(()), Some(extra)) => {
+            eprintln!("warning: ignored argument {extra:?}");
+            ExitCode::SUCCESS
+        }
+        (Err(message), _) => {
+            eprintln!("error: {message}\n`help` lists the commands and their options");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn perft_command<T: Templates>(engine: &Engine<T>, options: &mut Options) -> Result<(), String> {
+    if options.args.is_empty() {
+        return Err("perft needs a depth".to_string());
+    }
+    let depth: u32 = options
+        .args
+        .remove(0)
+        .parse()
+        .map_err(|_| "perft takes a depth, a number".to_string())?;
+    let start = engine.start();
+    let mut out = io::stdout().lock();
+    for d in 1..=depth {
+        let clock = Instant::now();
+        let count = crate::perft(engine, &start, d);
+        let seconds = clock.elapsed().as_secs_f64();
+        let line = format!(
+            "depth {d}: {count} ({:.0} leaves/s)",
+            count as f64 / seconds.max(1e-9)
+        );
+        if writeln!(out, "{line}").is_err() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn play_command<T: Templates>(
+    engine: &Engine<T>,
+    rules_file: &str,
+    options: &mut Options,
+) -> Result<(), String> {
+    let tables = &engine.tables;
+    let mut humans = vec![false; tables.players.len()];
+    for name in options.take_all("--human") {
+        let player = tables.players.iter().position(|p| p.name == name);
+        let player = player.ok_or_else(|| {
+            format!(
+                "no player {name:?}; the players are {}",
+                tables.player_names().join(", ")
+            )
+        })?;
+        humans[player] = true;
+    }
+    let settings = Settings {
+        algorithm: options.engine("--engine")?,
+        limits: limits(options, 3)?,
+        seed: options.number("--seed", 1)?,
+        ..Settings::default()
+    };
+    let seats = Seats {
+        humans,
+        settings,
+        max_turns: options.number("--max-turns", 1000)?,
+        verbose: true,
+    };
+    let save = options.take("--save");
+    let mut out = io::stdout().lock();
+    let played = play_game(engine, &seats, &mut out, ask_at_terminal);
+    let _ = writeln!(out, "{}", played.ending);
+    if let Some(path) = save {
+        let text = zrf_runtime::saved_game(tables, rules_file, &seats.humans, &played.records);
+        std::fs::write(Path::new(&path), text).map_err(|e| format!("cannot write {path}: {e}"))?;
+        let _ = writeln!(out, "saved {} records to {path}", played.records.len());
+    }
+    Ok(())
+}
+
+fn selfplay_command<T: Templates>(
+    make_engine: &fn() -> Engine<T>,
+    options: &mut Options,
+) -> Result<(), String> {
+    let games = options.number("--games", 10)?;
+    let time: f64 = options.number("--time", 0.1)?;
+    let vs_time: f64 = options.number("--vs-time", time)?;
+    let engine_a = options.engine("--engine")?;
+    let engine_b = options.engine("--vs-engine")?;
+    let threads = options.number("--threads", available_threads())?;
+    let max_turns = options.number("--max-turns", 500)?;
+    let contenders = contenders(engine_a, time, engine_b, vs_time);
+    let match_options = MatchOptions {
+        games,
+        max_turns,
+        threads,
+        seed: options.number("--seed", 1)?,
+    };
+    let report = |game: &crate::MatchGame| {
+        eprintln!(
+            "game {}: {} after {} turns",
+            game.number + 1,
+            game.outcome.map_or("cut".to_string(), |o| format!("{o:?}")),
+            game.turns
+        );
+    };
+    let played = play_match(make_engine, &contenders, &match_options, &report);
+    let engine = make_engine();
+    let tally = Tally::of(&played, engine.tables.players.len());
+    print!(
+        "{}",
+        tally.table(&contenders, &engine.tables.player_names())
+    );
+    Ok(())
+}
+
+/// The two sides of a match: an engine (or the game's choice) at a time per move each.
+pub fn contenders(
+    first: Option<Algorithm>,
+    first_time: f64,
+    second: Option<Algorithm>,
+    second_time: f64,
+) -> [Contender; 2] {
+    let one = |algorithm: Option<Algorithm>, time: f64| {
+        let name = algorithm.map_or("auto".to_string(), |a| a.to_string());
+        Contender {
+            label: format!("{name} {time}s"),
+            settings: Settings {
+                algorithm,
+                limits: Limits::time(Duration::from_secs_f64(time.max(0.001))),
+                table_megabytes: 16,
+                ..Settings::default()
+            },
+        }
+    };
+    let mut pair = [one(first, first_time), one(second, second_time)];
+    if pair[0].label == pair[1].label {
+        pair[0].label.push_str(" (A)");
+        pair[1].label.push_str(" (B)");
+    }
+    pair
+}
+
+/// Cores to use by default.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}

@@ -1,0 +1,594 @@
+//! Evaluation worked out from the rules alone, so that any game plays sensibly with no
+//! hand tuning, as Zillions' did.
+//!
+//! Each piece type is put alone on the empty board on every square, for every player,
+//! and its turns there are counted. From those counts come:
+//! - its value: the mean count raised to the power 0.75 (so that a queen is worth about
+//!   nine pawns, not eighteen), plus a share of the value of what it promotes into;
+//! - a square table: more turns from a square than on average is worth a little
+//!   (mobility: centralised knights, open lines);
+//! - distances, in its own turns, to the squares where it promotes and to the places
+//!   of the `absolute-config` goals of its owner (advancing pawns, racing to a goal).
+//!
+//! The goals add their own terms: `relative-config` lines (alignments) partly filled by
+//! a player with no other piece in the way; material counted against a player whose
+//! goal is to lose pieces; a large value on pieces whose loss decides the game
+//! (`captured`, `pieces-remaining` of one type).
+
+use zrf_runtime::{
+    Engine, Game, GoalCond, GoalKind, Kind, Piece, PieceRef, Place, PlayerIx, Pos, State, Tables,
+    Templates, NO_POS,
+};
+
+/// Judges positions for a search.
+pub trait Evaluator<G: Game> {
+    /// The worth of `state` to `player`: positive when `player` stands better than the
+    /// others, in hundredths of a pawn or so.
+    fn evaluate(&self, game: &G, state: &G::State, player: PlayerIx) -> i32;
+}
+
+/// An evaluator that knows nothing: every position is even. Search then plays by the
+/// game's results alone.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Even;
+
+impl<G: Game> Evaluator<G> for Even {
+    fn evaluate(&self, _: &G, _: &G::State, _: PlayerIx) -> i32 {
+        0
+    }
+}
+
+/// Most piece placements tried while working the tables out; on larger games squares
+/// are sampled.
+const PLACEMENT_BUDGET: usize = 60_000;
+/// Most `relative-config` lines kept; a game with more scores no alignments.
+const LINE_BUDGET: usize = 50_000;
+/// The value of a piece that cannot move on the empty board (stones that are only
+/// dropped, pieces that only capture): it still counts.
+const STILL_PIECE_VALUE: i32 = 100;
+/// Times the largest value that a piece whose loss decides the game is worth.
+const DECISIVE_FACTOR: i32 = 20;
+/// The score of an alignment with `k` of its squares filled, by `k`.
+const LINE_WEIGHTS: [i32; 8] = [0, 2, 12, 60, 250, 700, 1200, 1600];
+
+/// The evaluation of one game, worked out from its rules ([`RulesEval::new`]); the
+/// piece values can be overridden ([`RulesEval::set_value`]).
+#[derive(Clone, Debug)]
+pub struct RulesEval {
+    kinds: usize,
+    positions: usize,
+    /// Players that take turns.
+    active: Vec<PlayerIx>,
+    /// Per piece type, its worth on the board.
+    values: Vec<i32>,
+    /// Per piece type, its worth off the board (for drops).
+    hand_values: Vec<i32>,
+    /// `squares[(player * kinds + kind) * positions + pos]`: bonus of the piece there.
+    squares: Vec<i16>,
+    /// Per player: `-1` when its goal is to be rid of its pieces, else `1`.
+    material_sign: Vec<i32>,
+    /// `relative-config` goals: per line, whose goal, its sign, and its squares.
+    lines: Vec<Line>,
+    /// Whether every piece type only enters by drops: placement and connection games.
+    placement_only: bool,
+    /// Per piece type, the counts it was valued from (for `zrfc eval`).
+    report: Vec<KindReport>,
+}
+
+/// How a piece type was valued.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KindReport {
+    pub name: String,
+    /// Mean turns from a square on the empty board.
+    pub mobility: f64,
+    /// Share of squares from which it promotes.
+    pub promotes_from: f64,
+    /// Whether losing it can decide the game.
+    pub decisive: bool,
+    /// Whether it is royal (`checkmated`): never captured, so worth nothing as material.
+    pub royal: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Line {
+    player: PlayerIx,
+    sign: i32,
+    squares: Vec<(Pos, PieceRef)>,
+}
+
+/// What one piece type does alone on the empty board, for one player.
+struct Survey {
+    /// Per square: its turns there (`None`: not tried).
+    turns: Vec<Option<u32>>,
+    /// Per square: the squares its turns arrive at.
+    arrivals: Vec<Vec<Pos>>,
+    /// Per square: whether some turn from there changes a type (promotes).
+    promotes: Vec<bool>,
+    /// The types it can be changed into.
+    promoted_kinds: Vec<Kind>,
+}
+
+impl RulesEval {
+    /// Works the evaluation out from the rules of `engine`.
+    pub fn new<T: Templates>(engine: &Engine<T>) -> RulesEval {
+        let tables = &engine.tables;
+        let kinds = tables.kinds();
+        let positions = tables.positions.len();
+        let players = tables.players.len();
+        let active: Vec<PlayerIx> = (0..players as PlayerIx)
+            .filter(|&p| tables.is_active(p) && !tables.players[p as usize].random)
+            .collect();
+        let placements = (kinds * positions * active.len()).max(1);
+        let stride = placements.div_ceil(PLACEMENT_BUDGET).max(1);
+        let surveys: Vec<Vec<Option<Survey>>> = (0..players as PlayerIx)
+            .map(|player| {
+                (0..kinds as Kind)
+                    .map(|kind| {
+                        active
+                            .contains(&player)
+                            .then(|| survey(engine, player, kind, stride))
+                            .flatten()
+                    })
+                    .collect()
+            })
+            .collect();
+
+        let royal: Vec<bool> = (0..kinds)
+            .map(|k| tables.royal.iter().any(|r| r.get(k) == Some(&true)))
+            .collect();
+        let decisive = decisive_kinds(tables);
+        let mut report = Vec::with_capacity(kinds);
+        let mut mobility = vec![0.0f64; kinds];
+        let mut promotes_from = vec![0.0f64; kinds];
+        let mut promoted: Vec<Vec<Kind>> = vec![Vec::new(); kinds];
+        for kind in 0..kinds {
+            let (mut turns, mut tried, mut promoting) = (0u64, 0u64, 0u64);
+            for survey in surveys.iter().filter_map(|s| s[kind].as_ref()) {
+                for (square, count) in survey.turns.iter().enumerate() {
+                    if let Some(count) = count {
+                        turns += u64::from(*count);
+                        tried += 1;
+                        promoting += u64::from(survey.promotes[square]);
+                    }
+                }
+                for &k in &survey.promoted_kinds {
+                    if k as usize != kind && !promoted[kind].contains(&k) {
+                        promoted[kind].push(k);
+                    }
+                }
+            }
+            mobility[kind] = turns as f64 / tried.max(1) as f64;
+            promotes_from[kind] = promoting as f64 / tried.max(1) as f64;
+        }
+        let base: Vec<i32> = mobility
+            .iter()
+            .map(|&m| {
+                if m < 0.5 {
+                    STILL_PIECE_VALUE
+                } else {
+                    (100.0 * m.powf(0.75)).round() as i32
+                }
+            })
+            .collect();
+        let mut values: Vec<i32> = (0..kinds)
+            .map(|k| {
+                let best = promoted[k].iter().map(|&p| base[p as usize]).max();
+                let gain = best.map_or(0, |b| (b - base[k]).max(0));
+                base[k] + (f64::from(gain) * promotes_from[k] * 0.25).round() as i32
+            })
+            .collect();
+        let top = values.iter().copied().max().unwrap_or(STILL_PIECE_VALUE);
+        for kind in 0..kinds {
+            if royal[kind] {
+                values[kind] = 0;
+            } else if decisive[kind] {
+                values[kind] = top * DECISIVE_FACTOR;
+            }
+            report.push(KindReport {
+                name: tables.pieces[kind].name.clone(),
+                mobility: mobility[kind],
+                promotes_from: promotes_from[kind],
+                decisive: decisive[kind],
+                royal: royal[kind],
+            });
+        }
+        let hand_values = values.clone();
+
+        let mut squares = vec![0i16; players * kinds * positions];
+        for (player, row) in surveys.iter().enumerate() {
+            for (kind, survey) in row.iter().enumerate() {
+                let Some(survey) = survey else { continue };
+                let table = &mut squares[(player * kinds + kind) * positions..][..positions];
+                fill_square_table(
+                    table,
+                    tables,
+                    player as PlayerIx,
+                    kind as Kind,
+                    survey,
+                    mobility[kind],
+                );
+            }
+        }
+
+        let material_sign = (0..players as PlayerIx)
+            .map(|p| if sheds_pieces(tables, p) { -1 } else { 1 })
+            .collect();
+        let placement_only = surveys
+            .iter()
+            .flatten()
+            .flatten()
+            .all(|s| s.turns.iter().flatten().all(|&t| t == 0));
+        RulesEval {
+            kinds,
+            positions,
+            active,
+            values,
+            hand_values,
+            squares,
+            material_sign,
+            lines: alignment_lines(tables),
+            placement_only,
+            report,
+        }
+    }
+
+    /// The value of piece type `kind` on the board.
+    pub fn value(&self, kind: Kind) -> i32 {
+        self.values.get(kind as usize).copied().unwrap_or(0)
+    }
+
+    /// Overrides the value of piece type `kind`, on the board and off it (a build.rs
+    /// user who knows better than the rules' counts).
+    pub fn set_value(&mut self, kind: Kind, value: i32) {
+        if let Some(v) = self.values.get_mut(kind as usize) {
+            *v = value;
+        }
+        if let Some(v) = self.hand_values.get_mut(kind as usize) {
+            *v = value;
+        }
+    }
+
+    /// How each piece type was valued, in type order.
+    pub fn report(&self) -> &[KindReport] {
+        &self.report
+    }
+
+    /// Whether every piece type only enters the board by drops and never moves there:
+    /// placement and connection games, where [`crate::Algorithm::Mcts`] plays better.
+    pub fn is_placement_game(&self) -> bool {
+        self.placement_only
+    }
+
+    /// What `player` holds, on the board and off it, by the tables' measure.
+    fn holdings(&self, tables: &Tables, state: &State, player: PlayerIx) -> i32 {
+        let row = player as usize * self.kinds;
+        let mut score = 0i32;
+        for (pos, piece) in state.pieces_of(player) {
+            score += self.values[piece.kind as usize] * self.material_sign[player as usize];
+            let square = (row + piece.kind as usize) * self.positions + pos as usize;
+            score += i32::from(self.squares.get(square).copied().unwrap_or(0));
+        }
+        for kind in 0..self.kinds {
+            let held = state.stock(tables, player, kind as Kind);
+            if held > 0 {
+                let held = held.min(1000) as i32;
+                score += held * self.hand_values[kind] * self.material_sign[player as usize];
+            }
+        }
+        score
+    }
+
+    fn alignments(&self, state: &State, scores: &mut [i32]) {
+        for line in &self.lines {
+            let mut filled = 0usize;
+            let open = line.squares.iter().all(|&(pos, want)| {
+                let at = state.at(pos);
+                let (matched, possible) = square_fits(at, want, line.player);
+                filled += usize::from(matched);
+                possible
+            });
+            if open && filled > 0 {
+                let weight = LINE_WEIGHTS[filled.min(LINE_WEIGHTS.len() - 1)];
+                if let Some(score) = scores.get_mut(line.player as usize) {
+                    *score += line.sign * weight;
+                }
+            }
+        }
+    }
+}
+
+impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
+    fn evaluate(&self, engine: &Engine<T>, state: &State, player: PlayerIx) -> i32 {
+        let tables = &engine.tables;
+        let mut scores = vec![0i32; tables.players.len()];
+        for &p in &self.active {
+            scores[p as usize] = self.holdings(tables, state, p);
+        }
+        self.alignments(state, &mut scores);
+        let own = scores.get(player as usize).copied().unwrap_or(0);
+        let others: Vec<i32> = self
+            .active
+            .iter()
+            .filter(|&&p| p != player)
+            .map(|&p| scores[p as usize])
+            .collect();
+        if others.is_empty() {
+            return own;
+        }
+        own - others.iter().sum::<i32>() / others.len() as i32
+    }
+}
+
+/// Whether `piece` on a square meets `want` of a line of `player`'s, and whether it
+/// still could (an empty square can be filled).
+fn square_fits(at: Option<Piece>, want: PieceRef, player: PlayerIx) -> (bool, bool) {
+    match (want, at) {
+        (PieceRef::Own(kind), Some(p)) => {
+            let fits = p.kind == kind && p.owner == player;
+            (fits, fits)
+        }
+        (PieceRef::Opponent(kind), Some(p)) => {
+            let fits = p.kind == kind && p.owner != player;
+            (fits, fits)
+        }
+        (PieceRef::AnyOwner(kind), Some(p)) => (p.kind == kind, p.kind == kind),
+        (PieceRef::Absent(kind), Some(p)) => (false, p.kind != kind),
+        (PieceRef::Absent(_), None) => (false, true),
+        (_, None) => (false, true),
+    }
+}
+
+/// Puts `kind` of `player` alone on each tried square of the empty board and records
+/// its turns; `None` when the player never moves as itself.
+fn survey<T: Templates>(
+    engine: &Engine<T>,
+    player: PlayerIx,
+    kind: Kind,
+    stride: usize,
+) -> Option<Survey> {
+    let tables = &engine.tables;
+    let slot = (0..tables.turns.len()).find(|&i| tables.turns[i].move_as == player)?;
+    let mut empty = engine.start();
+    for pos in 0..tables.positions.len() as Pos {
+        empty.put(pos, None);
+    }
+    empty.stock = vec![0; tables.players.len() * tables.kinds()].into();
+    empty.turn = slot as u32;
+    let positions = tables.positions.len();
+    let mut result = Survey {
+        turns: vec![None; positions],
+        arrivals: vec![Vec::new(); positions],
+        promotes: vec![false; positions],
+        promoted_kinds: Vec::new(),
+    };
+    let piece = Piece {
+        kind,
+        owner: player,
+        attributes: tables.pieces[kind as usize].default_attributes,
+    };
+    let mut board = empty.clone();
+    for pos in (0..positions).step_by(stride) {
+        board.clone_from(&empty);
+        board.put(pos as Pos, Some(piece));
+        let moves = engine.legal_moves(&board);
+        let mut count = 0;
+        for mv in moves.iter().filter(|m| !m.is_pass()) {
+            count += 1;
+            let traits = engine.move_traits(mv);
+            if let Some(to) = traits.to {
+                if to != pos as Pos && !result.arrivals[pos].contains(&to) {
+                    result.arrivals[pos].push(to);
+                }
+            }
+            for change in mv.steps.iter().flat_map(|s| &s.changes) {
+                if let zrf_runtime::Change::ChangeType { kind: into, .. } = *change {
+                    result.promotes[pos] = true;
+                    if !result.promoted_kinds.contains(&into) {
+                        result.promoted_kinds.push(into);
+                    }
+                }
+            }
+        }
+        result.turns[pos] = Some(count);
+    }
+    Some(result)
+}
+
+/// A piece's square table: mobility there against its mean, and nearness (in its own
+/// turns) to where it promotes and to its owner's goal places.
+fn fill_square_table(
+    table: &mut [i16],
+    tables: &Tables,
+    player: PlayerIx,
+    kind: Kind,
+    survey: &Survey,
+    mean_mobility: f64,
+) {
+    for (pos, turns) in survey.turns.iter().enumerate() {
+        if let Some(turns) = turns {
+            let extra = (f64::from(*turns) - mean_mobility) * 3.0;
+            table[pos] = extra.clamp(-60.0, 60.0) as i16;
+        }
+    }
+    let promotion_squares: Vec<Pos> = (0..survey.promotes.len() as Pos)
+        .filter(|&p| survey.promotes[p as usize])
+        .collect();
+    if !promotion_squares.is_empty() {
+        add_nearness(table, survey, &promotion_squares, 0, 64);
+    }
+    let goal_squares = goal_places(tables, player, kind);
+    if !goal_squares.is_empty() {
+        add_nearness(table, survey, &goal_squares, 1, 256);
+    }
+}
+
+/// Adds `top >> (distance - offset)` to each square of `table` by the piece's distance
+/// in turns to `targets` (distance 0: on a target; `offset` 0 counts promoting from a
+/// square as being there).
+fn add_nearness(table: &mut [i16], survey: &Survey, targets: &[Pos], offset: u32, top: i32) {
+    let positions = table.len();
+    let mut arriving_from: Vec<Vec<Pos>> = vec![Vec::new(); positions];
+    for (from, arrivals) in survey.arrivals.iter().enumerate() {
+        for &to in arrivals {
+            if (to as usize) < positions {
+                arriving_from[to as usize].push(from as Pos);
+            }
+        }
+    }
+    let mut distance = vec![u32::MAX; positions];
+    let mut queue = std::collections::VecDeque::new();
+    for &t in targets {
+        if (t as usize) < positions && distance[t as usize] == u32::MAX {
+            distance[t as usize] = 0;
+            queue.push_back(t);
+        }
+    }
+    while let Some(at) = queue.pop_front() {
+        let next = distance[at as usize] + 1;
+        for &from in &arriving_from[at as usize] {
+            if distance[from as usize] == u32::MAX {
+                distance[from as usize] = next;
+                queue.push_back(from);
+            }
+        }
+    }
+    for (pos, d) in distance.into_iter().enumerate() {
+        if d != u32::MAX {
+            let shift = (d + offset).min(16);
+            let bonus = top >> shift;
+            table[pos] = (i32::from(table[pos]) + bonus).clamp(-30_000, 30_000) as i16;
+        }
+    }
+}
+
+/// The places of `player`'s winning `absolute-config` goals that name `kind` as its
+/// own.
+fn goal_places(tables: &Tables, player: PlayerIx, kind: Kind) -> Vec<Pos> {
+    let mut squares = Vec::new();
+    for goal in tables.goals.iter().filter(|g| g.kind == GoalKind::Win) {
+        if !goal.players.contains(&player) {
+            continue;
+        }
+        visit_conditions(&goal.condition, &mut |cond| {
+            if let GoalCond::AbsoluteConfig { pieces, places } = cond {
+                let names_kind = pieces
+                    .iter()
+                    .any(|p| matches!(*p, PieceRef::Own(k) | PieceRef::AnyOwner(k) if k == kind));
+                if !names_kind {
+                    return;
+                }
+                for place in places {
+                    match *place {
+                        Place::Position(pos) => squares.push(pos),
+                        Place::Zone(zone) => squares.extend(
+                            (0..tables.positions.len() as Pos)
+                                .filter(|&pos| tables.in_zone(zone, player, pos)),
+                        ),
+                    }
+                }
+            }
+        });
+    }
+    squares.sort_unstable();
+    squares.dedup();
+    squares
+}
+
+/// Calls `visit` on `cond` and on every condition inside its `and`, `or` (not under a
+/// `not`).
+fn visit_conditions(cond: &GoalCond, visit: &mut impl FnMut(&GoalCond)) {
+    visit(cond);
+    if let GoalCond::And(parts) | GoalCond::Or(parts) = cond {
+        for part in parts {
+            visit_conditions(part, visit);
+        }
+    }
+}
+
+/// Piece types whose loss alone can decide the game: named by a `captured` goal, or by
+/// a `pieces-remaining` goal of one type.
+fn decisive_kinds(tables: &Tables) -> Vec<bool> {
+    let mut decisive = vec![false; tables.kinds()];
+    for goal in &tables.goals {
+        visit_conditions(&goal.condition, &mut |cond| match cond {
+            GoalCond::Captured(kinds) if goal.kind == GoalKind::Loss => {
+                for &k in kinds {
+                    decisive[k as usize] = true;
+                }
+            }
+            GoalCond::PiecesRemaining {
+                kind: Some(k),
+                count: 0,
+            } if goal.kind == GoalKind::Loss => decisive[*k as usize] = true,
+            _ => {}
+        });
+    }
+    decisive
+}
+
+/// Whether `player` wins by having few pieces left (giveaway games): then its pieces
+/// count against it.
+fn sheds_pieces(tables: &Tables, player: PlayerIx) -> bool {
+    let mut sheds = false;
+    for goal in tables.goals.iter().filter(|g| g.kind == GoalKind::Win) {
+        if goal.players.contains(&player) {
+            visit_conditions(&goal.condition, &mut |cond| {
+                if matches!(cond, GoalCond::PiecesRemaining { kind: None, .. }) {
+                    sheds = true;
+                }
+            });
+        }
+    }
+    sheds
+}
+
+/// The lines of every `relative-config` goal, from every start square, for each of
+/// its players (with the sign of the goal: winning lines count for the player, losing
+/// ones against); none past [`LINE_BUDGET`].
+fn alignment_lines(tables: &Tables) -> Vec<Line> {
+    let mut lines = Vec::new();
+    for goal in &tables.goals {
+        let sign = match goal.kind {
+            GoalKind::Win => 1,
+            GoalKind::Loss => -1,
+            GoalKind::Draw | GoalKind::Count => continue,
+        };
+        let mut patterns = Vec::new();
+        visit_conditions(&goal.condition, &mut |cond| {
+            if let GoalCond::RelativeConfig { first, steps } = cond {
+                patterns.push((*first, steps.clone()));
+            }
+        });
+        for &player in &goal.players {
+            let Some(symmetry) = tables.symmetry.get(player as usize) else {
+                continue;
+            };
+            for (first, steps) in &patterns {
+                for start in 0..tables.positions.len() as Pos {
+                    let mut squares = vec![(start, *first)];
+                    let mut at = start;
+                    for &(dir, want) in steps {
+                        let dir = symmetry.get(dir as usize).copied().unwrap_or(dir);
+                        at = tables.link(at, dir);
+                        if at == NO_POS {
+                            break;
+                        }
+                        squares.push((at, want));
+                    }
+                    if at == NO_POS {
+                        continue;
+                    }
+                    if lines.len() == LINE_BUDGET {
+                        return Vec::new();
+                    }
+                    lines.push(Line {
+                        player,
+                        sign,
+                        squares,
+                    });
+                }
+            }
+        }
+    }
+    lines
+}

@@ -1,0 +1,58 @@
+//! Uniformly random games, seeded: the same seed plays the same game on every engine of
+//! the same rules.
+
+use zrf_runtime::{Game, SplitMix64};
+
+/// How a random playout ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// Turns played.
+    pub plies: usize,
+    /// The result, if the game ended.
+    pub outcome: Option<zrf_runtime::Outcome>,
+    /// The moves, in notation.
+    pub moves: Vec<String>,
+}
+
+/// Plays uniformly random legal moves from the start, at most `max_plies` turns, or until
+/// `keep_going`, shown each position before its move, says stop (a time budget, say). The same seed gives the same game for
+/// every engine of the same rules, which is what differential tests compare.
+pub fn playout<G: Game>(
+    game: &G,
+    seed: u64,
+    max_plies: usize,
+    keep_going: impl FnMut(&G::State) -> bool,
+) -> Playout {
+    playout_with(game, seed, max_plies, keep_going, |_, _| {})
+}
+
+/// [`playout`], showing `on_move` each move chosen with the position it is played from
+/// (to write a saved game of it, say).
+pub fn playout_with<G: Game>(
+    game: &G,
+    seed: u64,
+    max_plies: usize,
+    mut keep_going: impl FnMut(&G::State) -> bool,
+    mut on_move: impl FnMut(&G::State, &G::Move),
+) -> Playout {
+    let mut rng = SplitMix64::new(seed);
+    let mut state = game.start();
+    let mut moves_played = Vec::new();
+    let mut outcome = None;
+    while moves_played.len() < max_plies && keep_going(&state) {
+        let moves = game.legal_moves(&state);
+        if let Some(result) = game.outcome(&state, &moves) {
+            outcome = Some(result);
+            break;
+        }
+        let choice = &moves[rng.below(moves.len())];
+        on_move(&state, choice);
+        moves_played.push(game.notation(&state, choice));
+        state = game.play(&state, choice);
+    }
+    Playout {
+        plies: moves_played.len(),
+        outcome,
+        moves: moves_played,
+    }
+}

@@ -1,0 +1,255 @@
+//! Self-play matches between two computer players, one game per worker thread at a
+//! time, every game kept as saved-game records.
+
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use zrf_runtime::{Engine, Game, Outcome, PlayerIx, Templates};
+
+use crate::ai::{Ai, Settings};
+
+/// One side of a match.
+#[derive(Clone, Debug)]
+pub struct Contender {
+    /// How the results table names it (`alphabeta 0.1s`, say).
+    pub label: String,
+    pub settings: Settings,
+}
+
+/// What a match is.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchOptions {
+    pub games: usize,
+    /// Games still going after this many turns are cut (and counted as such).
+    pub max_turns: usize,
+    /// Worker threads (at least one).
+    pub threads: usize,
+    /// Seeds the players' searches, game by game.
+    pub seed: u64,
+}
+
+/// One finished (or cut) game of a match.
+#[derive(Clone, Debug)]
+pub struct MatchGame {
+    /// Its number in the match, from 0.
+    pub number: usize,
+    /// Per player, the contender (0 or 1) that played it.
+    pub seats: Vec<usize>,
+    /// `None` when cut at the turn limit.
+    pub outcome: Option<Outcome>,
+    pub turns: usize,
+    /// The saved-game records.
+    pub records: Vec<String>,
+    /// Nodes searched and seconds spent, per contender.
+    pub nodes: [u64; 2],
+    pub seconds: [f64; 2],
+}
+
+impl MatchGame {
+    /// Per contender: 1 a win, 0.5 a draw, 0 a loss; `None` for a cut game.
+    pub fn points(&self) -> Option<[f64; 2]> {
+        let outcome = self.outcome?;
+        let seat = |p: PlayerIx| self.seats.get(p as usize).copied();
+        Some(match outcome {
+            Outcome::Draw => [0.5, 0.5],
+            Outcome::Win(p) => match seat(p) {
+                Some(0) => [1.0, 0.0],
+                Some(_) => [0.0, 1.0],
+                None => [0.5, 0.5],
+            },
+            Outcome::Loss(p) => match seat(p) {
+                Some(0) => [0.0, 1.0],
+                Some(_) => [1.0, 0.0],
+                None => [0.5, 0.5],
+            },
+        })
+    }
+}
+
+/// Plays a match of `options.games` games between two contenders: in game `g`, player
+/// `p` is played by contender `(p + g) % 2`, so that sides alternate. Each worker makes
+/// its own engine with `make_engine`; `on_game` sees every game as it ends. Games are
+/// returned in number order.
+pub fn play_match<T: Templates>(
+    make_engine: &(dyn Fn() -> Engine<T> + Sync),
+    contenders: &[Contender; 2],
+    options: &MatchOptions,
+    on_game: &(dyn Fn(&MatchGame) + Sync),
+) -> Vec<MatchGame> {
+    let next = AtomicUsize::new(0);
+    let finished = Mutex::new(Vec::with_capacity(options.games));
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1).min(options.games.max(1)) {
+            scope.spawn(|| {
+                let engine = make_engine();
+                loop {
+                    let number = next.fetch_add(1, Relaxed);
+                    if number >= options.games {
+                        break;
+                    }
+                    let game = play_one(&engine, contenders, options, number);
+                    on_game(&game);
+                    if let Ok(mut finished) = finished.lock() {
+                        finished.push(game);
+                    }
+                }
+            });
+        }
+    });
+    let mut games = finished.into_inner().unwrap_or_else(|e| e.into_inner());
+    games.sort_by_key(|g| g.number);
+    games
+}
+
+fn play_one<T: Templates>(
+    engine: &Engine<T>,
+    contenders: &[Contender; 2],
+    options: &MatchOptions,
+    number: usize,
+) -> MatchGame {
+    let players = engine.tables.players.len();
+    let seats: Vec<usize> = (0..players).map(|p| (p + number) % 2).collect();
+    let seeded = |c: usize| Settings {
+        seed: options.seed ^ (number as u64) << 8 ^ c as u64,
+        ..contenders[c].settings
+    };
+    let mut ais = [
+        Ai::for_engine(engine, seeded(0)),
+        Ai::for_engine(engine, seeded(1)),
+    ];
+    let mut state = engine.start();
+    let mut records = Vec::new();
+    let mut nodes = [0u64; 2];
+    let mut seconds = [0f64; 2];
+    let mut turns = 0;
+    let outcome = loop {
+        let moves = engine.legal_moves(&state);
+        if let Some(outcome) = engine.outcome(&state, &moves) {
+            break Some(outcome);
+        }
+        if turns >= options.max_turns {
+            break None;
+        }
+        let seat = seats[engine.to_move(&state) as usize];
+        let clock = Instant::now();
+        let choice = ais[seat].choose(&state, None, |_| {});
+        seconds[seat] += clock.elapsed().as_secs_f64();
+        let Some(choice) = choice else { break None };
+        nodes[seat] += choice.nodes;
+        let mv = &moves[choice.index.min(moves.len() - 1)];
+        records.extend(zrf_runtime::turn_records(&engine.tables, &state, mv));
+        state = engine.play(&state, mv);
+        turns += 1;
+    };
+    MatchGame {
+        number,
+        seats,
+        outcome,
+        turns,
+        records,
+        nodes,
+        seconds,
+    }
+}
+
+/// The results of a match, summed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Per contender: wins, draws, losses.
+    pub wins: [usize; 2],
+    pub draws: usize,
+    pub losses: [usize; 2],
+    /// Games cut at the turn limit.
+    pub cut: usize,
+    /// Per contender and the side (player index) it played: its points and games.
+    pub by_side: Vec<[(f64, usize); 2]>,
+    pub mean_turns: f64,
+    /// Per contender, nodes per second over the match.
+    pub nodes_per_second: [f64; 2],
+}
+
+impl Tally {
+    pub fn of(games: &[MatchGame], players: usize) -> Tally {
+        let mut tally = Tally {
+            by_side: vec![[(0.0, 0); 2]; players],
+            ..Tally::default()
+        };
+        let (mut nodes, mut seconds) = ([0u64; 2], [0f64; 2]);
+        for game in games {
+            for c in 0..2 {
+                nodes[c] += game.nodes[c];
+                seconds[c] += game.seconds[c];
+            }
+            let Some(points) = game.points() else {
+                tally.cut += 1;
+                continue;
+            };
+            match points {
+                [a, b] if a > b => {
+                    tally.wins[0] += 1;
+                    tally.losses[1] += 1;
+                }
+                [a, b] if b > a => {
+                    tally.wins[1] += 1;
+                    tally.losses[0] += 1;
+                }
+                _ => tally.draws += 1,
+            }
+            for (player, &seat) in game.seats.iter().enumerate() {
+                let side = &mut tally.by_side[player][seat];
+                side.0 += points[seat];
+                side.1 += 1;
+            }
+        }
+        let total_turns: usize = games.iter().map(|g| g.turns).sum();
+        tally.mean_turns = total_turns as f64 / games.len().max(1) as f64;
+        for c in 0..2 {
+            tally.nodes_per_second[c] = nodes[c] as f64 / seconds[c].max(1e-9);
+        }
+        tally
+    }
+
+    /// Contender `c`'s share of the points of the finished games (a draw is half).
+    pub fn score(&self, c: usize) -> f64 {
+        let decided = self.wins[0] + self.wins[1] + self.draws;
+        (self.wins[c] as f64 + self.draws as f64 / 2.0) / decided.max(1) as f64
+    }
+
+    /// The results table, for people.
+    pub fn table(&self, contenders: &[Contender; 2], player_names: &[String]) -> String {
+        let mut text = format!(
+            "{:<28} {:>5} {:>5} {:>6} {:>7} {:>12}\n",
+            "engine", "wins", "draws", "losses", "score", "nodes/s"
+        );
+        for (c, contender) in contenders.iter().enumerate() {
+            text.push_str(&format!(
+                "{:<28} {:>5} {:>5} {:>6} {:>6.1}% {:>12.0}\n",
+                contender.label,
+                self.wins[c],
+                self.draws,
+                self.losses[c],
+                100.0 * self.score(c),
+                self.nodes_per_second[c]
+            ));
+        }
+        for (player, sides) in self.by_side.iter().enumerate() {
+            let name = player_names.get(player).map_or("?", String::as_str);
+            let parts: Vec<String> = sides
+                .iter()
+                .zip(contenders)
+                .map(|(&(points, games), c)| format!("{} {points}/{games}", c.label))
+                .collect();
+            text.push_str(&format!("as {name}: {}\n", parts.join(", ")));
+        }
+        text.push_str(&format!("mean length {:.1} turns", self.mean_turns));
+        if self.cut > 0 {
+            text.push_str(&format!(
+                "; {} game(s) cut at the turn limit, not scored",
+                self.cut
+            ));
+        }
+        text.push('\n');
+        text
+    }
+}

@@ -1,0 +1,232 @@
+//! The computer players on the bundled samples: tactics they must find, tic-tac-toe
+//! played perfectly (checked against an exhaustive solver), and legal play over many
+//! games.
+
+use std::collections::HashMap;
+
+use zrf::interp::Interpreted;
+use zrf_runtime::{Game, Outcome, PlayerIx, State};
+use zrf_search::{Ai, Algorithm, Limits, Settings};
+
+use crate::perft::engine;
+
+/// The position after `moves`, each in saved-game notation.
+fn after(engine: &Interpreted, moves: &[&str]) -> State {
+    let mut state = engine.start();
+    for wanted in moves {
+        let legal = engine.legal_moves(&state);
+        let mv = legal
+            .iter()
+            .find(|m| engine.notation(&state, m) == *wanted)
+            .unwrap_or_else(|| panic!("{wanted} should be legal"));
+        state = engine.play(&state, mv);
+    }
+    state
+}
+
+fn alpha_beta(depth: u32) -> Settings {
+    Settings {
+        algorithm: Some(Algorithm::AlphaBeta),
+        limits: Limits::depth(depth),
+        table_megabytes: 4,
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn alpha_beta_finds_legals_mate_in_two() {
+    let engine = engine("chess.zrf");
+    // Légal's mate: after 5...Bxd1?? White mates with 6.Bxf7+ Ke7 7.Nd5#.
+    let state = after(
+        &engine,
+        &[
+            "Pawn e2 - e4",
+            "Pawn e7 - e5",
+            "Knight g1 - f3",
+            "Pawn d7 - d6",
+            "Bishop f1 - c4",
+            "Bishop c8 - g4",
+            "Knight b1 - c3",
+            "Pawn g7 - g6",
+            "Knight f3 x e5",
+            "Bishop g4 x d1",
+        ],
+    );
+    let mut ai = Ai::for_engine(&engine, alpha_beta(4));
+    let choice = ai.choose(&state, None, |_| {}).expect("White has moves");
+    assert_eq!(choice.describe_score(), "win in 3");
+    assert_eq!(
+        choice.pv,
+        ["Bishop c4 x f7", "King e8 - e7 @ e7 0 0", "Knight c3 - d5"]
+    );
+}
+
+#[test]
+fn alpha_beta_gives_a_man_to_win_a_triple_jump_in_checkers() {
+    let engine = engine("checkers.zrf");
+    let state = after(
+        &engine,
+        &[
+            "Man e3 - f4",
+            "Man f6 - g5",
+            "Man c3 - d4",
+            "Man g5 - e3 x f4",
+            "Man d2 - f4 x e3",
+            "Man e7 - f6",
+            "Man e1 - d2",
+        ],
+    );
+    let mut ai = Ai::for_engine(&engine, alpha_beta(4));
+    let choice = ai.choose(&state, None, |_| {}).expect("Black has moves");
+    // The man offered on e5 must be taken, and the reply jumps three times to crown.
+    assert_eq!(
+        choice.pv[..3],
+        [
+            "Man d6 - e5",
+            "Man f4 - d6 x e5",
+            "Man c7 - e5 x d6; Man e5 - c3 x d4; Man c3 - e1 x d2 = King on e1"
+        ]
+    );
+    assert!(choice.score.is_some_and(|s| s > 150), "{choice:?}");
+}
+
+/// The value of a tic-tac-toe position for the player to move, by trying every line:
+/// 1 a win, 0 a draw, -1 a loss.
+struct Solver<'e> {
+    engine: &'e Interpreted,
+    known: HashMap<u64, i8>,
+}
+
+impl Solver<'_> {
+    fn value(&mut self, state: &State) -> i8 {
+        let key = self.engine.search_key(state);
+        if let Some(&v) = self.known.get(&key) {
+            return v;
+        }
+        let mover = self.engine.to_move(state);
+        let moves = self.engine.legal_moves(state);
+        let value = match self.engine.outcome(state, &moves) {
+            Some(outcome) => result_for(outcome, mover),
+            None => moves
+                .iter()
+                .map(|m| -self.value(&self.engine.play(state, m)))
+                .max()
+                .unwrap_or(0),
+        };
+        self.known.insert(key, value);
+        value
+    }
+}
+
+fn result_for(outcome: Outcome, player: PlayerIx) -> i8 {
+    match outcome {
+        Outcome::Win(p) if p == player => 1,
+        Outcome::Win(_) => -1,
+        Outcome::Loss(p) if p == player => -1,
+        Outcome::Loss(_) => 1,
+        Outcome::Draw => 0,
+    }
+}
+
+/// Plays `ai` as `side` against every reply of the other side, from `state`; every
+/// move of the engine must keep the solver's value (never a worse move than the best).
+fn check_every_line(
+    engine: &Interpreted,
+    ai: &mut Ai<'_, Interpreted, zrf_search::RulesEval>,
+    solver: &mut Solver<'_>,
+    state: &State,
+    side: PlayerIx,
+    lines: &mut usize,
+) {
+    let moves = engine.legal_moves(state);
+    if let Some(outcome) = engine.outcome(state, &moves) {
+        assert_ne!(result_for(outcome, side), -1, "the engine lost");
+        *lines += 1;
+        return;
+    }
+    if engine.to_move(state) == side {
+        let best = solver.value(state);
+        let choice = ai.choose(state, None, |_| {}).expect("a move");
+        let next = engine.play(state, &moves[choice.index]);
+        assert_eq!(
+            -solver.value(&next),
+            best,
+            "{} throws away a {best} position",
+            engine.notation(state, &moves[choice.index])
+        );
+        check_every_line(engine, ai, solver, &next, side, lines);
+    } else {
+        for mv in &moves {
+            check_every_line(engine, ai, solver, &engine.play(state, mv), side, lines);
+        }
+    }
+}
+
+#[test]
+fn alpha_beta_never_loses_tic_tac_toe_from_any_opening() {
+    let engine = engine("tictactoe.zrf");
+    let mut solver = Solver {
+        engine: &engine,
+        known: HashMap::new(),
+    };
+    assert_eq!(solver.value(&engine.start()), 0, "tic-tac-toe is a draw");
+    let mut ai = Ai::for_engine(&engine, alpha_beta(9));
+    let mut lines = 0;
+    for side in [0, 1] {
+        check_every_line(
+            &engine,
+            &mut ai,
+            &mut solver,
+            &engine.start(),
+            side,
+            &mut lines,
+        );
+    }
+    assert!(lines > 300, "only {lines} lines played");
+}
+
+#[test]
+fn both_engines_play_only_legal_moves_over_a_thousand_games_of_tic_tac_toe() {
+    let engine = engine("tictactoe.zrf");
+    let mut finished = 0;
+    for game in 0..1000u64 {
+        let (algorithm, limits) = if game % 2 == 0 {
+            (Algorithm::AlphaBeta, Limits::depth(2))
+        } else {
+            (Algorithm::Mcts, Limits::nodes(24))
+        };
+        let settings = Settings {
+            algorithm: Some(algorithm),
+            limits,
+            seed: game,
+            table_megabytes: 1,
+        };
+        let mut ai = Ai::for_engine(&engine, settings);
+        let mut state = engine.start();
+        loop {
+            let moves = engine.legal_moves(&state);
+            if engine.outcome(&state, &moves).is_some() {
+                finished += 1;
+                break;
+            }
+            let choice = ai.choose(&state, None, |_| {}).expect("a move");
+            assert!(choice.index < moves.len(), "game {game}: {choice:?}");
+            state = engine.play(&state, &moves[choice.index]);
+        }
+    }
+    assert_eq!(finished, 1000);
+}
+
+#[test]
+fn placement_games_get_monte_carlo_and_others_alpha_beta() {
+    for (sample, wanted) in [
+        ("tictactoe.zrf", Algorithm::Mcts),
+        ("chess.zrf", Algorithm::AlphaBeta),
+        ("checkers.zrf", Algorithm::AlphaBeta),
+        ("breakthrough.zrf", Algorithm::AlphaBeta),
+    ] {
+        let engine = engine(sample);
+        let ai = Ai::for_engine(&engine, Settings::default());
+        assert_eq!(ai.algorithm(), wanted, "{sample}");
+    }
+}
