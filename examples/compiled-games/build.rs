@@ -69,7 +69,9 @@ fn corpus_games() -> Result<(), BuildError> {
             let _ = writeln!(
                 games,
                 "    CompiledGame {{ file: {file:?}, title: {title:?}, depth: {depth}, perft: |depth| {{ \
-                 let game = {module}::engine(); zrf_search::perft(&game, &game.start(), depth) }} }},",
+                 let game = {module}::engine(); zrf_search::perft(&game, &game.start(), depth) }}, \
+                 search: |limits| zrf_search::driver::measure_search(&{module}::engine(), limits), \
+                 playouts: |seconds| zrf_search::driver::measure_playouts(&{module}::engine(), seconds) }},",
                 file = file.display().to_string(),
             );
         }

@@ -68,10 +68,11 @@ const SEEDS: [u64; 3] = [1, 2, 3];
 const PLIES: usize = 60;
 
 /// One corpus game to compare.
-struct Candidate {
-    key: String,
+pub(super) struct Candidate {
+    /// `path #N`, as `zrfc corpus` names it.
+    pub(super) key: String,
     sources: std::sync::Arc<SourceMap>,
-    game: ir::Game,
+    pub(super) game: ir::Game,
 }
 
 pub fn differential(args: &DifferentialArgs) -> u8 {
@@ -164,7 +165,7 @@ pub fn differential(args: &DifferentialArgs) -> u8 {
     }
 }
 
-fn read_keys(path: &Path) -> std::io::Result<BTreeSet<String>> {
+pub(super) fn read_keys(path: &Path) -> std::io::Result<BTreeSet<String>> {
     Ok(std::fs::read_to_string(path)?
         .lines()
         .map(str::trim)
@@ -174,7 +175,7 @@ fn read_keys(path: &Path) -> std::io::Result<BTreeSet<String>> {
 }
 
 /// The lowering games of the corpus (those named in `keys`, when given), in key order.
-fn collect(
+pub(super) fn collect(
     corpus: &Path,
     keys: Option<&BTreeSet<String>>,
     options: &FrontEndOptions,

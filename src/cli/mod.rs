@@ -6,6 +6,7 @@
 
 mod build;
 mod corpus;
+mod corpus_selfplay;
 mod differential;
 mod pipeline;
 mod play;
@@ -219,6 +220,25 @@ enum Command {
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
+    /// Speak the Universal Chess Interface on stdin and stdout, with the interpreter.
+    ///
+    /// For tournament managers and python-chess. Supported: uci, isready, ucinewgame,
+    /// setoption (Hash, Engine, Seed), position startpos [moves ...], go (movetime,
+    /// depth, nodes, wtime/btime/winc/binc/movestogo, infinite), stop, quit. Moves on
+    /// boards of squares named like a1 are from-square, to-square and a promotion letter
+    /// (e2e4, e7e8q; drops P@e4); other games use the saved-game notation with `_` for
+    /// spaces. Compiled engines have the same `uci` command.
+    ///
+    /// Example: `zrfc uci zrf-samples/chess.zrf`
+    Uci {
+        /// The .zrf file.
+        file: PathBuf,
+        /// The game or variant (by title); the first game when absent.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
+    },
     /// Show how the computer judges a game: each piece type's value (worked out from its
     /// mobility on the empty board and its promotions) and the search chosen.
     ///
@@ -297,6 +317,17 @@ enum Command {
     /// Example: `zrfc differential ../shared/corpus --sample tests/codegen/sample.txt
     /// --expect tests/codegen/expected.tsv`
     Differential(differential::DifferentialArgs),
+    /// Let the computer play a few short games of each corpus game: search and
+    /// evaluation must run on every kind of rules without a panic.
+    ///
+    /// Plays `--games` games per corpus game (default: every game that lowers; `--sample`
+    /// names some) at `--time` seconds a move, cutting games at `--max-turns`, and
+    /// prints the results; with `--expect`, a game that played and no longer does fails
+    /// the run.
+    ///
+    /// Example: `zrfc corpus-selfplay ../shared/corpus --sample tests/codegen/sample.txt
+    /// --expect tests/search/expected.tsv`
+    CorpusSelfplay(corpus_selfplay::CorpusSelfplayArgs),
 }
 
 /// How the computer plays.
@@ -523,6 +554,7 @@ pub fn main() -> ExitCode {
                     max_turns,
                     threads: threads.unwrap_or_else(zrf_search::driver::available_threads),
                     seed,
+                    max_seconds: None,
                 },
                 save_dir,
             },
@@ -534,6 +566,11 @@ pub fn main() -> ExitCode {
             variant,
             front_end,
         } => play::eval(&file, variant.as_deref(), &front_end.options(), color),
+        Command::Uci {
+            file,
+            variant,
+            front_end,
+        } => play::uci(&file, variant.as_deref(), &front_end.options(), color),
         Command::Bench {
             file,
             variant,
@@ -545,6 +582,7 @@ pub fn main() -> ExitCode {
         Command::CorpusReplay(args) => replay::corpus_replay(&args),
         Command::Build(args) => build::build(&args),
         Command::Differential(args) => differential::differential(&args),
+        Command::CorpusSelfplay(args) => corpus_selfplay::run(&args),
     };
     ExitCode::from(code)
 }

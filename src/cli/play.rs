@@ -295,6 +295,31 @@ pub fn selfplay(
     0
 }
 
+/// `zrfc uci`: the Universal Chess Interface over the interpreter.
+pub fn uci(
+    file: &Path,
+    variant: Option<&str>,
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    let engine = match load(file, variant, options, color) {
+        Ok(engine) => engine,
+        Err(code) => return code,
+    };
+    let game = engine.templates.game().clone();
+    let make_engine = || match interp::engine(game.clone()) {
+        Ok(engine) => engine,
+        Err(_) => unreachable!("the same game was built once already"),
+    };
+    match zrf_search::uci::run_uci(&make_engine) {
+        Ok(()) => 0,
+        Err(err) => {
+            eprintln!("error: {err}");
+            2
+        }
+    }
+}
+
 /// `zrfc eval`: the piece values worked out from the rules, and the search chosen.
 pub fn eval(
     file: &Path,

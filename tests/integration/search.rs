@@ -230,3 +230,80 @@ fn placement_games_get_monte_carlo_and_others_alpha_beta() {
         assert_eq!(ai.algorithm(), wanted, "{sample}");
     }
 }
+
+/// Plays whole games of `sample` against itself through `zrfc uci`, checking every
+/// `bestmove` against the legal moves; at most `plies` turns a game. The results.
+fn uci_selfplay(sample: &str, games: u64, plies: usize) -> Vec<Option<Outcome>> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+
+    let engine = engine(sample);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zrfc"))
+        .args(["uci", &format!("zrf-samples/{sample}")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("zrfc runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut until = |prefix: &str| loop {
+        let line = output.next().expect("a line").expect("text");
+        if line.starts_with(prefix) {
+            return line;
+        }
+    };
+    writeln!(input, "uci").expect("sent");
+    until("uciok");
+    let mut results = Vec::new();
+    for game in 0..games {
+        writeln!(
+            input,
+            "setoption name Seed value {game}\nucinewgame\nisready"
+        )
+        .expect("sent");
+        until("readyok");
+        let mut state = engine.start();
+        let mut played: Vec<String> = Vec::new();
+        let outcome = loop {
+            let moves = engine.legal_moves(&state);
+            if let Some(outcome) = engine.outcome(&state, &moves) {
+                break Some(outcome);
+            }
+            if played.len() == plies {
+                break None;
+            }
+            writeln!(
+                input,
+                "position startpos moves {}\ngo nodes 400",
+                played.join(" ")
+            )
+            .expect("sent");
+            let line = until("bestmove ");
+            let chosen = line.trim_start_matches("bestmove ").to_string();
+            let names = zrf_search::uci::uci_names(&engine, &state, &moves);
+            let index = names
+                .iter()
+                .position(|n| *n == chosen)
+                .unwrap_or_else(|| panic!("{chosen} is not legal after {played:?}: {names:?}"));
+            state = engine.play(&state, &moves[index]);
+            played.push(chosen);
+        };
+        results.push(outcome);
+    }
+    writeln!(input, "quit").expect("sent");
+    assert!(child.wait().expect("exits").success());
+    results
+}
+
+#[test]
+fn uci_plays_whole_games_of_tic_tac_toe_with_drops_named_like_chess_variants() {
+    let results = uci_selfplay("tictactoe.zrf", 3, 9);
+    assert!(results.iter().all(Option::is_some), "{results:?}");
+}
+
+#[test]
+fn uci_plays_chess_moves_as_squares() {
+    let results = uci_selfplay("chess.zrf", 1, 24);
+    assert_eq!(results.len(), 1);
+}

@@ -173,6 +173,11 @@ impl<'g, G: Game, E: Evaluator<G>> Ai<'g, G, E> {
         &self.settings
     }
 
+    /// Changes the limits of the searches to come.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.settings.limits = limits;
+    }
+
     pub fn eval(&self) -> &E {
         &self.eval
     }

@@ -243,7 +243,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         self.nodes += 1;
         if self.nodes >= self.node_limit {
             self.stopped = true;
-        } else if self.nodes & 1023 == 0 {
+        } else if self.nodes & 7 == 0 {
+            // Often: in some games one move list takes milliseconds.
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             let told = self.stop.is_some_and(|s| s.load(Relaxed));
             self.stopped |= late || told;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use zrf_runtime::{Engine, Game, Move, Outcome, PlayerIx, State, Templates};
 
 use crate::ai::{level_limits, Ai, Algorithm, Settings};
-use crate::alphabeta::{alpha_beta, AlphaBetaOptions, Limits};
+use crate::alphabeta::{alpha_beta, AlphaBetaOptions, Iteration, Limits};
 use crate::eval::RulesEval;
 use crate::mcts::{mcts, MctsOptions};
 use crate::selfplay::{play_match, Contender, MatchOptions, Tally};
@@ -157,6 +157,51 @@ pub fn ask_at_terminal<T: Templates>(
     }
 }
 
+/// What [`measure_playouts`] counted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayoutSpeed {
+    pub games: u64,
+    pub plies: u64,
+    pub seconds: f64,
+}
+
+impl PlayoutSpeed {
+    pub fn games_per_second(&self) -> f64 {
+        self.games as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Random games of at most 1,000 turns from the start, seeded 1, 2, ..., for about
+/// `seconds`.
+pub fn measure_playouts<G: Game>(game: &G, seconds: f64) -> PlayoutSpeed {
+    let clock = Instant::now();
+    let (mut games, mut plies) = (0u64, 0u64);
+    while games == 0 || clock.elapsed().as_secs_f64() < seconds {
+        let (played, _) = crate::random_game(game, games + 1, 1000);
+        games += 1;
+        plies += played as u64;
+    }
+    PlayoutSpeed {
+        games,
+        plies,
+        seconds: clock.elapsed().as_secs_f64(),
+    }
+}
+
+/// Alpha-beta with the rules' evaluation from the start, within `limits` (one thread,
+/// a fresh 64 MB table): the last iteration completed, `None` when the game is over at
+/// the start.
+pub fn measure_search<T: Templates>(engine: &Engine<T>, limits: Limits) -> Option<Iteration> {
+    let eval = RulesEval::new(engine);
+    let table = TranspositionTable::with_megabytes(64);
+    let options = AlphaBetaOptions {
+        limits,
+        ..AlphaBetaOptions::default()
+    };
+    let found = alpha_beta(engine, &eval, &table, &engine.start(), &options, |_| {})?;
+    Some(found.iteration)
+}
+
 /// One line per measure of `engine`'s speed, each run for about `seconds`: perft,
 /// random playouts, alpha-beta from the start (depth reached, nodes per second) and
 /// Monte Carlo iterations.
@@ -180,39 +225,26 @@ pub fn bench<T: Templates>(engine: &Engine<T>, seconds: f64) -> String {
         }
         depth += 1;
     }
-    let clock = Instant::now();
-    let (mut games, mut plies) = (0u64, 0u64);
-    while clock.elapsed() < budget {
-        let played = crate::playout(engine, games + 1, 1000, |_| true);
-        games += 1;
-        plies += played.plies as u64;
-    }
-    let spent = clock.elapsed().as_secs_f64();
+    let playouts = measure_playouts(engine, seconds);
     text.push_str(&format!(
-        "{:<32} {:>14.1}  {games} games, mean {:.1} turns\n",
+        "{:<32} {:>14.1}  {} games of at most 1000 turns, mean {:.1}\n",
         "random playouts",
-        games as f64 / spent,
-        plies as f64 / games.max(1) as f64
+        playouts.games_per_second(),
+        playouts.games,
+        playouts.plies as f64 / playouts.games as f64
     ));
-    let eval = RulesEval::new(engine);
-    let table = TranspositionTable::with_megabytes(64);
-    let options = AlphaBetaOptions {
-        limits: Limits::time(budget),
-        ..AlphaBetaOptions::default()
-    };
-    let clock = Instant::now();
-    let found = alpha_beta(engine, &eval, &table, &start, &options, |_| {});
-    let spent = clock.elapsed().as_secs_f64();
-    match found {
-        Some(found) => text.push_str(&format!(
-            "{:<32} {:>14.0}  depth {} in {spent:.2} s, best {}\n",
+    match measure_search(engine, Limits::time(budget)) {
+        Some(reached) => text.push_str(&format!(
+            "{:<32} {:>14.0}  depth {} in {:.2} s, best {}\n",
             "alpha-beta nodes",
-            found.iteration.nodes as f64 / spent.max(1e-9),
-            found.iteration.depth,
-            found.iteration.pv.first().map_or("-", String::as_str)
+            reached.nodes as f64 / reached.elapsed.as_secs_f64().max(1e-9),
+            reached.depth,
+            reached.elapsed.as_secs_f64(),
+            reached.pv.first().map_or("-", String::as_str)
         )),
         None => text.push_str("alpha-beta                       the game is over at the start\n"),
     }
+    let eval = RulesEval::new(engine);
     let clock = Instant::now();
     let options = MctsOptions {
         limits: Limits::time(budget),
@@ -280,6 +312,10 @@ commands:
   play                 play a game: the computer against itself, or against --human
   selfplay             play a match of computer players and print a results table
   bench                measure perft, random playouts and search speed
+  uci                  speak the Universal Chess Interface on stdin/stdout (for
+                       tournament managers and python-chess; moves as e2e4, e7e8q,
+                       P@e4 on boards of squares named a1.., else saved-game notation
+                       with `_` for spaces)
   help                 show this text
 
 play options:
@@ -394,6 +430,7 @@ pub fn run_engine<T: Templates>(
         }
         Some("play") => play_command(&make_engine(), rules_file, &mut options),
         Some("selfplay") => selfplay_command(&make_engine, &mut options),
+        Some("uci") => crate::uci::run_uci(&make_engine).map_err(|e| format!("uci: {e}")),
         Some("bench") => options.number("--time", 2.0).map(|seconds| {
             print!("{}", bench(&make_engine(), seconds));
         }),
@@ -497,6 +534,7 @@ fn selfplay_command<T: Templates>(
         max_turns,
         threads,
         seed: options.number("--seed", 1)?,
+        max_seconds: None,
     };
     let report = |game: &crate::MatchGame| {
         eprintln!(

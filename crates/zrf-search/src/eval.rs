@@ -40,7 +40,7 @@ impl<G: Game> Evaluator<G> for Even {
 
 /// Most piece placements tried while working the tables out; on larger games squares
 /// are sampled.
-const PLACEMENT_BUDGET: usize = 60_000;
+const PLACEMENT_BUDGET: usize = 6_000;
 /// Most `relative-config` lines kept; a game with more scores no alignments.
 const LINE_BUDGET: usize = 50_000;
 /// The value of a piece that cannot move on the empty board (stones that are only

@@ -14,13 +14,14 @@ mod perft;
 mod playout;
 mod selfplay;
 mod tt;
+pub mod uci;
 
 pub use ai::{level_limits, Ai, Algorithm, Choice, Settings};
 pub use alphabeta::{alpha_beta, AlphaBetaOptions, Found, Iteration, Limits, WIN, WIN_BOUND};
 pub use eval::{Evaluator, Even, KindReport, RulesEval};
 pub use mcts::{mcts, MctsFound, MctsOptions};
 pub use perft::{divide, fingerprint, perft};
-pub use playout::{playout, playout_with, Playout};
+pub use playout::{playout, playout_with, random_game, Playout};
 pub use selfplay::{play_match, Contender, MatchGame, MatchOptions, Tally};
 pub use tt::TranspositionTable;
 pub use zrf_runtime::SplitMix64;

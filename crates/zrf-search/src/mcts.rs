@@ -105,12 +105,10 @@ pub fn mcts<G: Game, E: Evaluator<G>>(
     let mut position = state.clone();
     let mut spare = state.clone();
     while done < iterations {
-        if done % 64 == 0 {
-            let late = deadline.is_some_and(|d| Instant::now() >= d);
-            let told = options.stop.is_some_and(|s| s.load(Relaxed));
-            if (late || told) && done > 0 {
-                break;
-            }
+        let late = deadline.is_some_and(|d| Instant::now() >= d);
+        let told = options.stop.is_some_and(|s| s.load(Relaxed));
+        if (late || told) && done > 0 {
+            break;
         }
         position.clone_from(state);
         search.iterate(&mut position, &mut spare);

@@ -1,7 +1,7 @@
 //! Uniformly random games, seeded: the same seed plays the same game on every engine of
 //! the same rules.
 
-use zrf_runtime::{Game, SplitMix64};
+use zrf_runtime::{Game, Outcome, SplitMix64};
 
 /// How a random playout ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -9,7 +9,7 @@ pub struct Playout {
     /// Turns played.
     pub plies: usize,
     /// The result, if the game ended.
-    pub outcome: Option<zrf_runtime::Outcome>,
+    pub outcome: Option<Outcome>,
     /// The moves, in notation.
     pub moves: Vec<String>,
 }
@@ -55,4 +55,23 @@ pub fn playout_with<G: Game>(
         outcome,
         moves: moves_played,
     }
+}
+
+/// A uniformly random game from the start without writing its moves down (the speed
+/// measure of engines): the turns played and the result, if the game ended within
+/// `max_plies`.
+pub fn random_game<G: Game>(game: &G, seed: u64, max_plies: usize) -> (usize, Option<Outcome>) {
+    let mut rng = SplitMix64::new(seed);
+    let mut state = game.start();
+    let mut next = game.start();
+    let mut moves = Vec::new();
+    for ply in 0..max_plies {
+        game.legal_moves_into(&state, &mut moves);
+        if let Some(outcome) = game.outcome(&state, &moves) {
+            return (ply, Some(outcome));
+        }
+        game.play_into(&state, &moves[rng.below(moves.len())], &mut next);
+        std::mem::swap(&mut state, &mut next);
+    }
+    (max_plies, None)
 }

@@ -27,6 +27,9 @@ pub struct MatchOptions {
     pub threads: usize,
     /// Seeds the players' searches, game by game.
     pub seed: u64,
+    /// Games still going after this many seconds are cut (games whose every move list
+    /// takes long).
+    pub max_seconds: Option<f64>,
 }
 
 /// One finished (or cut) game of a match.
@@ -123,12 +126,16 @@ fn play_one<T: Templates>(
     let mut nodes = [0u64; 2];
     let mut seconds = [0f64; 2];
     let mut turns = 0;
+    let started = Instant::now();
     let outcome = loop {
         let moves = engine.legal_moves(&state);
         if let Some(outcome) = engine.outcome(&state, &moves) {
             break Some(outcome);
         }
-        if turns >= options.max_turns {
+        let too_long = options
+            .max_seconds
+            .is_some_and(|s| started.elapsed().as_secs_f64() > s);
+        if turns >= options.max_turns || too_long {
             break None;
         }
         let seat = seats[engine.to_move(&state) as usize];
@@ -137,7 +144,7 @@ fn play_one<T: Templates>(
         seconds[seat] += clock.elapsed().as_secs_f64();
         let Some(choice) = choice else { break None };
         nodes[seat] += choice.nodes;
-        let mv = &moves[choice.index.min(moves.len() - 1)];
+        let mv = &moves[choice.index];
         records.extend(zrf_runtime::turn_records(&engine.tables, &state, mv));
         state = engine.play(&state, mv);
         turns += 1;

@@ -45,6 +45,10 @@ pub mod corpus {
         /// The depth the benchmark measures.
         pub depth: u32,
         pub perft: fn(u32) -> u64,
+        /// Alpha-beta from the start within the limits: the last iteration completed.
+        pub search: fn(zrf_search::Limits) -> Option<zrf_search::Iteration>,
+        /// Random games from the start for about so many seconds.
+        pub playouts: fn(f64) -> zrf_search::driver::PlayoutSpeed,
     }
 
     include!(concat!(env!("OUT_DIR"), "/corpus_games.rs"));
