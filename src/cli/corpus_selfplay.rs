@@ -134,11 +134,10 @@ pub fn run(args: &CorpusSelfplayArgs) -> u8 {
 /// Plays the selfplay games of one corpus game: its status (`played`, `panic`,
 /// `interp-error`) and the results.
 fn play_one(candidate: &Candidate, args: &CorpusSelfplayArgs) -> (String, String) {
-    let game = &candidate.game;
-    let make_engine = || interp::engine(game.clone());
-    if make_engine().is_err() {
+    let Ok(engine) = interp::engine(candidate.game.clone()) else {
         return ("interp-error".to_string(), String::new());
-    }
+    };
+    let blueprint = interp::Blueprint::of(&engine);
     let contender = |label: &str| Contender {
         label: label.to_string(),
         settings: Settings {
@@ -155,10 +154,7 @@ fn play_one(candidate: &Candidate, args: &CorpusSelfplayArgs) -> (String, String
         max_seconds: Some(args.game_seconds),
     };
     let played = panic::catch_unwind(AssertUnwindSafe(|| {
-        let make = || match make_engine() {
-            Ok(engine) => engine,
-            Err(_) => unreachable!("built once already"),
-        };
+        let make = || blueprint.engine();
         zrf_search::play_match(&make, &[contender("A"), contender("B")], &options, &|_| {})
     }));
     match played {

@@ -235,11 +235,8 @@ pub fn selfplay(
         Ok(engine) => engine,
         Err(code) => return code,
     };
-    let game = engine.templates.game().clone();
-    let make_engine = || match interp::engine(game.clone()) {
-        Ok(engine) => engine,
-        Err(_) => unreachable!("the same game was built once already"),
-    };
+    let blueprint = interp::Blueprint::of(&engine);
+    let make_engine = || blueprint.engine();
     let tables = &engine.tables;
     if let Some(dir) = &request.save_dir {
         if let Err(err) = std::fs::create_dir_all(dir) {
@@ -306,12 +303,8 @@ pub fn uci(
         Ok(engine) => engine,
         Err(code) => return code,
     };
-    let game = engine.templates.game().clone();
-    let make_engine = || match interp::engine(game.clone()) {
-        Ok(engine) => engine,
-        Err(_) => unreachable!("the same game was built once already"),
-    };
-    match zrf_search::uci::run_uci(&make_engine) {
+    let blueprint = interp::Blueprint::of(&engine);
+    match zrf_search::uci::run_uci(&|| blueprint.engine()) {
         Ok(()) => 0,
         Err(err) => {
             eprintln!("error: {err}");

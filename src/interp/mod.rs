@@ -23,17 +23,37 @@ pub fn engine(game: ir::Game) -> Result<Interpreted, TablesError> {
     ))
 }
 
+/// An interpreted game as data that threads can share: each thread makes its own
+/// engine from it ([`Blueprint::engine`]), since an engine keeps state of its own runs.
+pub struct Blueprint {
+    tables: zrf_runtime::Tables,
+    game: ir::Game,
+}
+
+impl Blueprint {
+    pub fn of(engine: &Interpreted) -> Blueprint {
+        Blueprint {
+            tables: engine.tables.clone(),
+            game: engine.templates.game.clone(),
+        }
+    }
+
+    /// A new engine of the same game.
+    pub fn engine(&self) -> Interpreted {
+        Engine::new(
+            self.tables.clone(),
+            Interpreter {
+                game: self.game.clone(),
+                attack_guard: AttackGuard::default(),
+            },
+        )
+    }
+}
+
 /// The templates of a game, run by walking the IR.
 pub struct Interpreter {
     game: ir::Game,
     attack_guard: AttackGuard,
-}
-
-impl Interpreter {
-    /// The game it runs.
-    pub fn game(&self) -> &ir::Game {
-        &self.game
-    }
 }
 
 impl Templates for Interpreter {

@@ -307,3 +307,27 @@ fn uci_plays_chess_moves_as_squares() {
     let results = uci_selfplay("chess.zrf", 1, 24);
     assert_eq!(results.len(), 1);
 }
+
+#[test]
+fn piece_values_can_be_overridden_from_rust() {
+    use zrf_search::{Evaluator, RulesEval};
+
+    let engine = engine("chess.zrf");
+    let mut eval = RulesEval::new(&engine);
+    let start = engine.start();
+    assert_eq!(eval.evaluate(&engine, &start, 0), 0, "the start is even");
+    // White wins a pawn: 1.e4 d5 2.exd5.
+    let state = after(&engine, &["Pawn e2 - e4", "Pawn d7 - d5", "Pawn e4 x d5"]);
+    let pawn_up = eval.evaluate(&engine, &state, 0);
+    assert!(pawn_up > 100, "{pawn_up}");
+    assert_eq!(eval.evaluate(&engine, &state, 1), -pawn_up);
+    let pawn = engine
+        .tables
+        .pieces
+        .iter()
+        .position(|p| p.name == "Pawn")
+        .expect("a Pawn type") as u16;
+    eval.set_value(pawn, 0);
+    assert_eq!(eval.value(pawn), 0);
+    assert!(eval.evaluate(&engine, &state, 0) < pawn_up - 100);
+}

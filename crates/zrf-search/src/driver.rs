@@ -335,6 +335,7 @@ selfplay options:
   --engine ENGINE      the first player's engine; --vs-engine the second's
   --threads N          games played at once (default: all cores)
   --max-turns N        cut games longer than N turns (default 500)
+  --save-dir DIR       write every game there as game-001.zsg, ...
 
 bench options:
   --time SECONDS       time per measure (default 2)
@@ -429,7 +430,7 @@ pub fn run_engine<T: Templates>(
             Ok(())
         }
         Some("play") => play_command(&make_engine(), rules_file, &mut options),
-        Some("selfplay") => selfplay_command(&make_engine, &mut options),
+        Some("selfplay") => selfplay_command(&make_engine, rules_file, &mut options),
         Some("uci") => crate::uci::run_uci(&make_engine).map_err(|e| format!("uci: {e}")),
         Some("bench") => options.number("--time", 2.0).map(|seconds| {
             print!("{}", bench(&make_engine(), seconds));
@@ -519,8 +520,10 @@ fn play_command<T: Templates>(
 
 fn selfplay_command<T: Templates>(
     make_engine: &fn() -> Engine<T>,
+    rules_file: &str,
     options: &mut Options,
 ) -> Result<(), String> {
+    let save_dir = options.take("--save-dir");
     let games = options.number("--games", 10)?;
     let time: f64 = options.number("--time", 0.1)?;
     let vs_time: f64 = options.number("--vs-time", time)?;
@@ -546,6 +549,18 @@ fn selfplay_command<T: Templates>(
     };
     let played = play_match(make_engine, &contenders, &match_options, &report);
     let engine = make_engine();
+    if let Some(dir) = save_dir {
+        let dir = Path::new(&dir);
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        for game in &played {
+            let path = dir.join(format!("game-{:03}.zsg", game.number + 1));
+            let text = zrf_runtime::saved_game(&engine.tables, rules_file, &[], &game.records);
+            std::fs::write(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        println!("saved {} games in {}", played.len(), dir.display());
+    }
     let tally = Tally::of(&played, engine.tables.players.len());
     print!(
         "{}",

@@ -15,6 +15,7 @@
 //! goal is to lose pieces; a large value on pieces whose loss decides the game
 //! (`captured`, `pieces-remaining` of one type).
 
+use smallvec::{smallvec, SmallVec};
 use zrf_runtime::{
     Engine, Game, GoalCond, GoalKind, Kind, Piece, PieceRef, Place, PlayerIx, Pos, State, Tables,
     Templates, NO_POS,
@@ -300,22 +301,22 @@ impl RulesEval {
 impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
     fn evaluate(&self, engine: &Engine<T>, state: &State, player: PlayerIx) -> i32 {
         let tables = &engine.tables;
-        let mut scores = vec![0i32; tables.players.len()];
+        // Called at every leaf of a search: no allocation for the usual few players.
+        let mut scores: SmallVec<[i32; 4]> = smallvec![0; tables.players.len()];
         for &p in &self.active {
             scores[p as usize] = self.holdings(tables, state, p);
         }
         self.alignments(state, &mut scores);
         let own = scores.get(player as usize).copied().unwrap_or(0);
-        let others: Vec<i32> = self
-            .active
-            .iter()
-            .filter(|&&p| p != player)
-            .map(|&p| scores[p as usize])
-            .collect();
-        if others.is_empty() {
+        let (mut others, mut count) = (0i32, 0i32);
+        for &p in self.active.iter().filter(|&&p| p != player) {
+            others += scores[p as usize];
+            count += 1;
+        }
+        if count == 0 {
             return own;
         }
-        own - others.iter().sum::<i32>() / others.len() as i32
+        own - others / count
     }
 }
 
