@@ -43,15 +43,21 @@ impl Lower<'_> {
         }
         for positions in of("positions") {
             for entry in args(positions) {
-                match entry.as_list().and_then(|l| l.first()) {
-                    Some(name) => self.declare_position(name, false),
-                    None => self.malformed(entry, "(NAME left top right bottom)"),
+                match entry.as_list() {
+                    Some([name, rest @ ..]) => {
+                        let rect = match rest {
+                            [a, b, c, d] => self.rect([a, b, c, d]),
+                            _ => None,
+                        };
+                        self.declare_position(name, false, rect);
+                    }
+                    _ => self.malformed(entry, "(NAME left top right bottom)"),
                 }
             }
         }
         for dummy in of("dummy") {
             for name in args(dummy) {
-                self.declare_position(name, true);
+                self.declare_position(name, true, None);
             }
         }
         for kill in of("kill-positions") {
@@ -119,7 +125,16 @@ impl Lower<'_> {
         }
     }
 
-    fn declare_position(&mut self, name: &ENode, dummy: bool) {
+    /// Four numbers as a rectangle, or `None` if one is not a number.
+    fn rect(&self, corners: [&ENode; 4]) -> Option<[i32; 4]> {
+        let mut rect = [0; 4];
+        for (slot, node) in rect.iter_mut().zip(corners) {
+            *slot = i32::try_from(self.number_quietly(node)?).ok()?;
+        }
+        Some(rect)
+    }
+
+    fn declare_position(&mut self, name: &ENode, dummy: bool, rect: Option<[i32; 4]>) {
         let Some(sym) = self.atom(name) else { return };
         let text = self.name(sym);
         if self.build.killed.contains(text) {
@@ -139,6 +154,7 @@ impl Lower<'_> {
             Ok(_) => self.board.positions.push(ir::Position {
                 name: text.to_string(),
                 dummy,
+                rect,
             }),
             Err((_, previous)) => self.err(CheckError::Duplicate {
                 at: at(name),
@@ -151,10 +167,17 @@ impl Lower<'_> {
 
     fn grid(&mut self, grid: &ENode) {
         let mut dimensions: Vec<Vec<&str>> = Vec::new();
+        // Per dimension, the pixel offset of one step along it.
+        let mut steps: Vec<Option<(i64, i64)>> = Vec::new();
+        let mut start: Option<[i32; 4]> = None;
         let mut directions: Vec<(&ENode, Vec<i64>)> = Vec::new();
         for item in args(grid) {
             match item.head().map(|h| self.name(h)) {
-                Some("start-rectangle") => {}
+                Some("start-rectangle") => {
+                    if let [a, b, c, d] = args(item) {
+                        start = self.rect([a, b, c, d]);
+                    }
+                }
                 Some("dimensions") => {
                     for dimension in args(item) {
                         let labels = dimension
@@ -164,6 +187,13 @@ impl Lower<'_> {
                         match labels {
                             Some(labels) if dimension.as_list().is_some_and(|l| l.len() == 2) => {
                                 dimensions.push(labels.split('/').collect());
+                                let offset = dimension.as_list().and_then(|l| l[1].as_list());
+                                steps.push(match offset {
+                                    Some([dx, dy]) => {
+                                        self.number_quietly(dx).zip(self.number_quietly(dy))
+                                    }
+                                    _ => None,
+                                });
                             }
                             _ => self.malformed(dimension, "(\"a/b/c\" (dx dy))"),
                         }
@@ -224,9 +254,12 @@ impl Lower<'_> {
             } else {
                 match self.positions.declare(&name, at(grid)) {
                     Ok(id) => {
-                        self.board
-                            .positions
-                            .push(ir::Position { name, dummy: false });
+                        let rect = grid_rect(start, &steps, &index);
+                        self.board.positions.push(ir::Position {
+                            name,
+                            dummy: false,
+                            rect,
+                        });
                         Some(id)
                     }
                     Err((_, previous)) => {
@@ -483,4 +516,28 @@ fn opposite_of(links: &[Vec<Option<PositionId>>], d: usize) -> Option<DirectionI
                 .all(|&(p, q)| links[q.index()][e] == Some(PositionId(p as u32)))
         })
         .map(|e| DirectionId(e as u32))
+}
+
+/// The rectangle of the grid cell at `index`: the start rectangle moved by each
+/// dimension's step as many times as the index along it says.
+fn grid_rect(
+    start: Option<[i32; 4]>,
+    steps: &[Option<(i64, i64)>],
+    index: &[usize],
+) -> Option<[i32; 4]> {
+    let [left, top, right, bottom] = start?;
+    let (mut dx, mut dy) = (0i64, 0i64);
+    for (step, &i) in steps.iter().zip(index) {
+        let (x, y) = (*step)?;
+        dx = dx.checked_add(x.checked_mul(i as i64)?)?;
+        dy = dy.checked_add(y.checked_mul(i as i64)?)?;
+    }
+    let dx = i32::try_from(dx).ok()?;
+    let dy = i32::try_from(dy).ok()?;
+    Some([
+        left.checked_add(dx)?,
+        top.checked_add(dy)?,
+        right.checked_add(dx)?,
+        bottom.checked_add(dy)?,
+    ])
 }

@@ -321,10 +321,15 @@ impl<'a> Lower<'a> {
         sym
     }
 
+    /// A number, without a diagnostic when it is not one (drawing coordinates: a
+    /// position without them is only not drawn).
+    fn number_quietly(&self, node: &ENode) -> Option<i64> {
+        node.as_atom()
+            .and_then(|s| self.name(s).parse::<i64>().ok())
+    }
+
     fn number(&mut self, node: &ENode) -> Option<i64> {
-        let value = node
-            .as_atom()
-            .and_then(|s| self.name(s).parse::<i64>().ok());
+        let value = self.number_quietly(node);
         if value.is_none() {
             self.malformed(node, "a number");
         }

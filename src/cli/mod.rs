@@ -145,6 +145,32 @@ enum Command {
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
+    /// Draw a position: at the start, or after some moves, as a text board or an SVG.
+    ///
+    /// Positions are laid out from the rectangles the rules give them (grids, hex and
+    /// offset grids, explicit positions); pieces are chess glyphs where the names are
+    /// chess pieces', else letters (first player in capitals); pieces off the board are
+    /// listed beside it. Games without drawable positions list the occupied ones.
+    ///
+    /// Example: `zrfc show zrf-samples/chess.zrf --after "Pawn e2 - e4" --svg board.svg`
+    Show {
+        /// The .zrf file.
+        file: PathBuf,
+        /// The game or variant (by title); the first game when absent.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        /// Moves to play first, each in the notation `zrfc moves` prints.
+        #[arg(long, value_name = "MOVE", num_args = 1..)]
+        after: Vec<String>,
+        /// Write an SVG drawing to this file instead of printing a text board.
+        #[arg(long, value_name = "FILE.svg")]
+        svg: Option<PathBuf>,
+        /// Print a text board (the default).
+        #[arg(long, conflicts_with = "svg")]
+        text: bool,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
+    },
     /// Play a game against the computer (or watch it play itself), and save it as a
     /// Zillions saved game.
     ///
@@ -523,6 +549,21 @@ pub fn main() -> ExitCode {
                 max_turns,
                 save,
             },
+            &front_end.options(),
+            color,
+        ),
+        Command::Show {
+            file,
+            variant,
+            after,
+            svg,
+            text: _,
+            front_end,
+        } => play::show(
+            &file,
+            variant.as_deref(),
+            &after,
+            svg.as_deref(),
             &front_end.options(),
             color,
         ),

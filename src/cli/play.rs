@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use codespan_reporting::term::termcolor::ColorChoice;
 use zrf_runtime::Game;
+use zrf_search::board;
 use zrf_search::driver::{self, Seats};
 use zrf_search::{Contender, MatchGame, MatchOptions, Settings, Tally};
 
@@ -99,17 +100,9 @@ pub fn perft(
     u8::from(mismatches > 0)
 }
 
-pub fn moves(
-    file: &Path,
-    variant: Option<&str>,
-    after: &[String],
-    options: &FrontEndOptions,
-    color: ColorChoice,
-) -> u8 {
-    let engine = match load(file, variant, options, color) {
-        Ok(engine) => engine,
-        Err(code) => return code,
-    };
+/// The position after `after` (moves in notation) from the start; `Err` is the exit
+/// code after naming the first move that is not legal, and the legal ones.
+fn after_moves(engine: &Interpreted, after: &[String]) -> Result<zrf_runtime::State, u8> {
     let mut state = engine.start();
     for (i, wanted) in after.iter().enumerate() {
         let moves = engine.legal_moves(&state);
@@ -122,10 +115,28 @@ pub fn moves(
             for m in &moves {
                 eprintln!("  {}", engine.notation(&state, m));
             }
-            return 1;
+            return Err(1);
         };
         state = engine.play(&state, found);
     }
+    Ok(state)
+}
+
+pub fn moves(
+    file: &Path,
+    variant: Option<&str>,
+    after: &[String],
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    let engine = match load(file, variant, options, color) {
+        Ok(engine) => engine,
+        Err(code) => return code,
+    };
+    let state = match after_moves(&engine, after) {
+        Ok(state) => state,
+        Err(code) => return code,
+    };
     let moves = engine.legal_moves(&state);
     let mut stdout = io::stdout().lock();
     for m in &moves {
@@ -135,6 +146,46 @@ pub fn moves(
         let _ = writeln!(stdout, "game over: {outcome:?}");
     }
     0
+}
+
+/// `zrfc show`: the position at the start or after some moves, as a text board or
+/// an SVG file.
+pub fn show(
+    file: &Path,
+    variant: Option<&str>,
+    after: &[String],
+    svg: Option<&Path>,
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    let engine = match load(file, variant, options, color) {
+        Ok(engine) => engine,
+        Err(code) => return code,
+    };
+    let state = match after_moves(&engine, after) {
+        Ok(state) => state,
+        Err(code) => return code,
+    };
+    let to_move = engine.to_move(&state);
+    match svg {
+        None => {
+            print!("{}", board::text_board(&engine.tables, &state, to_move));
+            0
+        }
+        Some(path) => {
+            let picture = board::svg_board(&engine.tables, &state, to_move);
+            match std::fs::write(path, picture) {
+                Ok(()) => {
+                    println!("wrote {}", path.display());
+                    0
+                }
+                Err(err) => {
+                    eprintln!("error: cannot write {}: {err}", path.display());
+                    2
+                }
+            }
+        }
+    }
 }
 
 /// What `zrfc play` was asked for.

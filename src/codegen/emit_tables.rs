@@ -13,6 +13,11 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
         w.block("Tables", |w| {
             w.line(format!("title: {}.to_string(),", string_literal(&tables.title)));
             strings(w, "positions", &tables.positions);
+            let rects = tables.rects.iter().map(|r| match r {
+                Some([l, t, r, b]) => format!("Some([{l}, {t}, {r}, {b}])"),
+                None => "None".to_string(),
+            });
+            list(w, "rects", rects, 4);
             strings(w, "directions", &tables.directions);
             let links = tables.links.iter().map(|&p| match p {
                 NO_POS => "NO_POS".to_string(),

@@ -125,6 +125,10 @@ pub struct Position {
     pub name: String,
     /// Declared with `dummy`: holds pieces but is not drawn.
     pub dummy: bool,
+    /// Where it is drawn on the board image, `[left, top, right, bottom]` in pixels:
+    /// from the grid's `start-rectangle` and dimension offsets, or the rectangle of a
+    /// `positions` entry; `None` for dummies and entries without one.
+    pub rect: Option<[i32; 4]>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

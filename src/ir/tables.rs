@@ -82,6 +82,7 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
     let mut tables = Tables {
         title: game.title.clone(),
         positions: board.positions.iter().map(|p| p.name.clone()).collect(),
+        rects: board.positions.iter().map(|p| p.rect).collect(),
         directions: board.directions.clone(),
         links,
         zones,

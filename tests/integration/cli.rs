@@ -420,3 +420,28 @@ fn selfplay_prints_a_results_table_and_saves_every_game() {
         );
     }
 }
+
+#[test]
+fn show_prints_a_text_board_or_writes_an_svg() {
+    let out = zrfc(&["show", "zrf-samples/tictactoe.zrf", "--after", "X Mark b2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "3 . . .\n2 . M .\n1 . . .\n  a b c\noff the board, X: Mark ×4\n\
+         off the board, O: Mark ×4\nkey: M Mark (X in capitals, O in small letters)\nO to move\n"
+    );
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let svg = dir.path().join("board.svg");
+    let out = zrfc(&[
+        "show",
+        "zrf-samples/chess.zrf",
+        "--svg",
+        svg.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let drawing = std::fs::read_to_string(&svg).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(drawing.matches("class=\"square\"").count(), 64);
+    assert_eq!(drawing.matches("class=\"piece\"").count(), 32);
+    let out = zrfc(&["show", "zrf-samples/chess.zrf", "--after", "Pawn e2 - e5"]);
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -1,5 +1,6 @@
 //! All integration tests, built into one binary to keep link time down.
 
+mod boards;
 mod cli;
 mod codegen;
 mod expand;

@@ -154,6 +154,10 @@ impl Filter {
 pub struct Tables {
     pub title: String,
     pub positions: Vec<String>,
+    /// Where each position is drawn, `[left, top, right, bottom]` in the pixels of the
+    /// rules' board image; `None` for positions not drawn (dummies) or given no
+    /// rectangle.
+    pub rects: Vec<Option<[i32; 4]>>,
     pub directions: Vec<String>,
     /// `links[pos * directions + dir]`, or [`NO_POS`].
     pub links: Vec<Pos>,

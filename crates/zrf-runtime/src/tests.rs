@@ -13,6 +13,7 @@ fn row(squares: u32) -> Tables {
     Tables {
         title: "row".into(),
         positions: (0..squares).map(|p| format!("p{p}")).collect(),
+        rects: vec![None; squares as usize],
         directions: vec!["e".into(), "w".into()],
         links,
         zones: Vec::new(),

@@ -67,6 +67,7 @@ pub fn play_game<T: Templates>(
         let player = engine.to_move(&state);
         let chosen = if seats.humans.get(player as usize) == Some(&true) {
             let _ = out.flush();
+            eprint!("\n{}", crate::board::text_board(tables, &state, player));
             match ask(engine, &state, &moves, player) {
                 Some(i) if i < moves.len() => i,
                 _ => break (None, "stopped at the player's request".to_string()),

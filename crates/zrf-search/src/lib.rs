@@ -3,10 +3,12 @@
 //! alpha-beta ([`alpha_beta`]) and Monte Carlo tree search ([`mcts`]) with an
 //! evaluation worked out from the rules ([`RulesEval`]), a computer player that picks
 //! between them ([`Ai`]), self-play matches ([`play_match`]), and the game loop and
-//! command line every compiled engine shares ([`driver`]).
+//! command line every compiled engine shares ([`driver`]), with pictures of positions
+//! ([`board`]).
 
 mod ai;
 mod alphabeta;
+pub mod board;
 pub mod driver;
 mod eval;
 mod mcts;

@@ -1,0 +1,378 @@
+//! Pictures of a position: a text board for terminals and an SVG drawing, both laid out
+//! from the rectangles the rules give each position (grids, offset grids of hex and
+//! shogi boards, explicit `positions`). Pieces are drawn from their names: standard
+//! chess names get chess glyphs, others their first free letter, one colour (or letter
+//! case, in text) per player; pieces off the board are listed beside it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use zrf_runtime::{Kind, Piece, PlayerIx, Pos, State, Tables};
+
+/// How each piece type is drawn: a chess glyph pair, or a letter.
+struct Glyphs {
+    /// Per piece type: its letter (uppercase), and chess glyphs (first player's,
+    /// second's) when its name is a chess piece's.
+    letters: Vec<char>,
+    chess: Vec<Option<(char, char)>>,
+}
+
+impl Glyphs {
+    fn new(tables: &Tables) -> Glyphs {
+        let mut letters: Vec<char> = Vec::new();
+        for piece in &tables.pieces {
+            let preferred = match piece.name.to_ascii_lowercase().as_str() {
+                "knight" => Some('N'),
+                _ => None,
+            };
+            let candidates = preferred.into_iter().chain(
+                piece
+                    .name
+                    .chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .map(|c| c.to_ascii_uppercase()),
+            );
+            let free = candidates
+                .clone()
+                .find(|c| !letters.contains(c))
+                .or_else(|| ('A'..='Z').find(|c| !letters.contains(c)))
+                .unwrap_or('?');
+            letters.push(free);
+        }
+        let chess = tables
+            .pieces
+            .iter()
+            .map(|p| match p.name.to_ascii_lowercase().as_str() {
+                "king" => Some(('♔', '♚')),
+                "queen" => Some(('♕', '♛')),
+                "rook" => Some(('♖', '♜')),
+                "bishop" => Some(('♗', '♝')),
+                "knight" => Some(('♘', '♞')),
+                "pawn" => Some(('♙', '♟')),
+                _ => None,
+            })
+            .collect();
+        Glyphs { letters, chess }
+    }
+
+    /// The piece's mark in a text board: a chess glyph for the first two players,
+    /// else its letter, uppercase for the first player and lowercase for the others.
+    fn text(&self, piece: Piece) -> String {
+        let kind = piece.kind as usize;
+        match (self.chess.get(kind).copied().flatten(), piece.owner) {
+            (Some((white, _)), 0) => white.to_string(),
+            (Some((_, black)), 1) => black.to_string(),
+            _ => {
+                let letter = self.letters.get(kind).copied().unwrap_or('?');
+                match piece.owner {
+                    0 => letter.to_string(),
+                    1 => letter.to_ascii_lowercase().to_string(),
+                    n => format!("{}{n}", letter.to_ascii_lowercase()),
+                }
+            }
+        }
+    }
+
+    /// The piece's label in an SVG drawing (the colour tells the owner).
+    fn label(&self, kind: Kind) -> String {
+        let kind = kind as usize;
+        match self.chess.get(kind).copied().flatten() {
+            Some((_, black)) => black.to_string(),
+            None => self.letters.get(kind).copied().unwrap_or('?').to_string(),
+        }
+    }
+}
+
+/// The positions with rectangles, in rows and columns by their centres.
+struct Layout {
+    /// `(position, column, row)` of every drawn position.
+    cells: Vec<(Pos, usize, usize)>,
+    columns: usize,
+    rows: usize,
+}
+
+impl Layout {
+    fn new(tables: &Tables) -> Layout {
+        let centre = |r: &[i32; 4]| {
+            (
+                i64::from(r[0]) + i64::from(r[2]),
+                i64::from(r[1]) + i64::from(r[3]),
+            )
+        };
+        let drawn: Vec<(Pos, (i64, i64))> = tables
+            .rects
+            .iter()
+            .enumerate()
+            .filter_map(|(p, r)| Some((p as Pos, centre(r.as_ref()?))))
+            .collect();
+        let index = |values: Vec<i64>| -> BTreeMap<i64, usize> {
+            let mut values = values;
+            values.sort_unstable();
+            values.dedup();
+            values
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (v, i))
+                .collect()
+        };
+        let xs = index(drawn.iter().map(|d| d.1 .0).collect());
+        let ys = index(drawn.iter().map(|d| d.1 .1).collect());
+        Layout {
+            cells: drawn
+                .iter()
+                .map(|&(p, (x, y))| (p, xs[&x], ys[&y]))
+                .collect(),
+            columns: xs.len(),
+            rows: ys.len(),
+        }
+    }
+}
+
+/// What is off the board: per player with any, `Mark ×5` items.
+fn hands(tables: &Tables, state: &State) -> Vec<(PlayerIx, String)> {
+    (0..tables.players.len() as PlayerIx)
+        .filter_map(|player| {
+            let held: Vec<String> = (0..tables.kinds() as Kind)
+                .filter_map(|kind| {
+                    let count = state.stock(tables, player, kind);
+                    (count > 0).then(|| format!("{} ×{count}", tables.pieces[kind as usize].name))
+                })
+                .collect();
+            (!held.is_empty()).then(|| (player, held.join(", ")))
+        })
+        .collect()
+}
+
+fn player_name(tables: &Tables, player: PlayerIx) -> &str {
+    tables
+        .players
+        .get(player as usize)
+        .map_or("?", |p| p.name.as_str())
+}
+
+/// The common labels of a column or row: the part of its positions' names that they
+/// share (files `a`, `b`... and ranks `1`, `2`... on a chess board), if any.
+fn shared_label<'t>(names: impl Iterator<Item = &'t str>, first_char: bool) -> String {
+    let parts: Vec<&str> = names
+        .map(|n| {
+            let split = n.char_indices().nth(1).map_or(n.len(), |(i, _)| i);
+            if first_char {
+                &n[..split]
+            } else {
+                &n[split..]
+            }
+        })
+        .collect();
+    match parts.split_first() {
+        Some((first, rest)) if !first.is_empty() && rest.iter().all(|p| p == first) => {
+            first.to_string()
+        }
+        _ => String::new(),
+    }
+}
+
+/// The position as text: a board of one cell per position for games whose positions
+/// have rectangles (others list their occupied positions), the pieces off the board,
+/// a key to the letters, and who moves.
+pub fn text_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
+    let glyphs = Glyphs::new(tables);
+    let layout = Layout::new(tables);
+    let mut text = String::new();
+    if layout.cells.is_empty() {
+        for (pos, square) in state.board().iter().enumerate() {
+            if let Some(piece) = square {
+                let _ = writeln!(
+                    text,
+                    "{}: {} {}",
+                    tables.positions[pos],
+                    player_name(tables, piece.owner),
+                    tables.pieces[piece.kind as usize].name
+                );
+            }
+        }
+    } else {
+        let width = if tables.players.len() > 2 { 3 } else { 2 };
+        let mut grid = vec![vec![None::<String>; layout.columns]; layout.rows];
+        let mut column_names: Vec<Vec<&str>> = vec![Vec::new(); layout.columns];
+        let mut row_names: Vec<Vec<&str>> = vec![Vec::new(); layout.rows];
+        for &(pos, column, row) in &layout.cells {
+            let mark = state.at(pos).map_or(".".to_string(), |p| glyphs.text(p));
+            grid[row][column] = Some(mark);
+            column_names[column].push(&tables.positions[pos as usize]);
+            row_names[row].push(&tables.positions[pos as usize]);
+        }
+        let mut row_labels: Vec<String> = row_names
+            .iter()
+            .map(|names| shared_label(names.iter().copied(), false))
+            .collect();
+        // Ranks are numbers or single letters; anything else is not a rank.
+        let ranks = row_labels.iter().all(|l| {
+            !l.is_empty() && (l.chars().all(|c| c.is_ascii_digit()) || l.chars().count() == 1)
+        });
+        if !ranks {
+            row_labels.iter_mut().for_each(String::clear);
+        }
+        let margin = row_labels
+            .iter()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(0);
+        for (row, cells) in grid.iter().enumerate() {
+            let mut line = format!("{:>margin$} ", row_labels[row]);
+            for cell in cells {
+                let mark = cell.as_deref().unwrap_or(" ");
+                let _ = write!(line, "{mark:<width$}");
+            }
+            text.push_str(line.trim_end());
+            text.push('\n');
+        }
+        let columns: Vec<String> = column_names
+            .iter()
+            .map(|names| shared_label(names.iter().copied(), true))
+            .collect();
+        if ranks && columns.iter().all(|c| c.chars().count() == 1) {
+            let mut line = format!("{:>margin$} ", "");
+            for column in &columns {
+                let _ = write!(line, "{column:<width$}");
+            }
+            text.push_str(line.trim_end());
+            text.push('\n');
+        }
+    }
+    for (player, held) in hands(tables, state) {
+        let _ = writeln!(
+            text,
+            "off the board, {}: {held}",
+            player_name(tables, player)
+        );
+    }
+    let key: Vec<String> = tables
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(|(kind, _)| glyphs.chess[*kind].is_none())
+        .map(|(kind, piece)| format!("{} {}", glyphs.letters[kind], piece.name))
+        .collect();
+    if !key.is_empty() && !layout.cells.is_empty() {
+        let _ = writeln!(
+            text,
+            "key: {} ({} in capitals, {} in small letters)",
+            key.join(", "),
+            player_name(tables, 0),
+            player_name(tables, 1)
+        );
+    }
+    let _ = writeln!(text, "{} to move", player_name(tables, to_move));
+    text
+}
+
+/// Fill colours of the players' pieces, in player order (then repeating).
+const PLAYER_COLOURS: [(&str, &str); 6] = [
+    ("#f8f8f0", "#202020"),
+    ("#303030", "#f8f8f0"),
+    ("#c83737", "#ffffff"),
+    ("#3771c8", "#ffffff"),
+    ("#37a837", "#ffffff"),
+    ("#e0c020", "#202020"),
+];
+
+/// The position as an SVG drawing: every position's rectangle (its name shown on
+/// hover), the pieces as discs in their owner's colour with their letter or chess
+/// glyph, and the pieces off the board listed below.
+pub fn svg_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
+    let glyphs = Glyphs::new(tables);
+    let layout = Layout::new(tables);
+    let drawn: Vec<(Pos, [i32; 4], usize, usize)> = layout
+        .cells
+        .iter()
+        .filter_map(|&(p, c, r)| Some((p, tables.rects[p as usize]?, c, r)))
+        .collect();
+    let bound = |f: fn(&[i32; 4]) -> i32, most: bool| {
+        let values = drawn.iter().map(|d| f(&d.1));
+        if most {
+            values.max().unwrap_or(100)
+        } else {
+            values.min().unwrap_or(0)
+        }
+    };
+    let (left, top) = (bound(|r| r[0], false), bound(|r| r[1], false));
+    let (right, bottom) = (bound(|r| r[2], true), bound(|r| r[3], true));
+    let hand_lines = hands(tables, state);
+    let line_height = 22;
+    let footer = line_height * (hand_lines.len() as i32 + 1) + 8;
+    let (width, height) = (right - left + 20, bottom - top + 20 + footer);
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{} {} {width} {height}" width="{width}" height="{height}" font-family="sans-serif">"#,
+        left - 10,
+        top - 10
+    );
+    let _ = writeln!(svg, "<title>{}</title>", escape(&tables.title));
+    // A full rectangle of cells is chequered; offset grids (hex) and free layouts are
+    // not, as neighbours there need not alternate.
+    let chequered = layout.columns * layout.rows == drawn.len();
+    for &(pos, [l, t, r, b], column, row) in &drawn {
+        let fill = if chequered && (column + row) % 2 == 1 {
+            "#b58863"
+        } else {
+            "#f0d9b5"
+        };
+        let _ = writeln!(
+            svg,
+            r##"<rect class="square" data-pos="{name}" x="{l}" y="{t}" width="{}" height="{}" fill="{fill}" stroke="#6b4f36" stroke-width="1"><title>{name}</title></rect>"##,
+            r - l,
+            b - t,
+            name = escape(&tables.positions[pos as usize])
+        );
+    }
+    for &(pos, [l, t, r, b], _, _) in &drawn {
+        let Some(piece) = state.at(pos) else { continue };
+        let (fill, ink) = PLAYER_COLOURS[piece.owner as usize % PLAYER_COLOURS.len()];
+        let (cx, cy) = (f64::from(l + r) / 2.0, f64::from(t + b) / 2.0);
+        let radius = f64::from((r - l).min(b - t)) * 0.4;
+        let _ = writeln!(
+            svg,
+            r##"<g class="piece" data-pos="{name}"><title>{name}: {owner} {kind}</title><circle cx="{cx}" cy="{cy}" r="{radius:.1}" fill="{fill}" stroke="#101010" stroke-width="1.5"/><text x="{cx}" y="{cy}" dy="0.35em" text-anchor="middle" font-size="{size:.1}" fill="{ink}">{label}</text></g>"##,
+            name = escape(&tables.positions[pos as usize]),
+            owner = escape(player_name(tables, piece.owner)),
+            kind = escape(&tables.pieces[piece.kind as usize].name),
+            size = radius * 1.2,
+            label = escape(&glyphs.label(piece.kind)),
+        );
+    }
+    let mut y = bottom + 10 + line_height;
+    for (player, held) in &hand_lines {
+        let _ = writeln!(
+            svg,
+            r#"<text class="hand" x="{left}" y="{y}" font-size="16">{}: {}</text>"#,
+            escape(player_name(tables, *player)),
+            escape(held)
+        );
+        y += line_height;
+    }
+    let _ = writeln!(
+        svg,
+        r#"<text class="to-move" x="{left}" y="{y}" font-size="16">{} to move</text>"#,
+        escape(player_name(tables, to_move))
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// Text safe inside SVG elements and attributes; control characters dropped.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
