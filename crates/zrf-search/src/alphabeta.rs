@@ -28,6 +28,8 @@ const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 128;
 /// Deepest quiescence, in plies past the nominal depth.
 const QUIESCENCE_PLIES: u32 = 8;
+/// Quiescence plies in which a side whose every move captures may not stand pat.
+const FORCED_PLIES: u32 = 2;
 /// Most moves of a random player averaged at a chance node.
 const CHANCE_MOVES: usize = 12;
 const HISTORY_SIZE: usize = 1 << 14;
@@ -511,7 +513,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     }
 
     /// Captures and promotions only, until the position is quiet; the side to move may
-    /// stand on the evaluation unless every move it has is a capture.
+    /// stand on the evaluation unless every move it has is a capture (near the leaf).
     fn quiesce(
         &mut self,
         state: &G::State,
@@ -536,7 +538,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 level.order.push((score, index as u32));
             }
         }
-        let forced = level.order.len() == level.moves.len();
+        // Where every move captures (captures compulsory), standing on the evaluation
+        // would ignore the capture that must come; but in games where nearly every
+        // move captures (sowing games) that would search everything, so only the first
+        // plies of the quiescence search are held to it.
+        let forced = depth < FORCED_PLIES && level.order.len() == level.moves.len();
         if level.order.is_empty()
             || depth >= QUIESCENCE_PLIES
             || ply + 1 >= MAX_PLY

@@ -13,7 +13,8 @@
 //! The goals add their own terms: `relative-config` lines (alignments) partly filled by
 //! a player with no other piece in the way; material counted against a player whose
 //! goal is to lose pieces; a large value on pieces whose loss decides the game
-//! (`captured`, `pieces-remaining` of one type).
+//! (`captured`, `pieces-remaining` of one type), and a high one on pieces a player
+//! wins by collecting (a winning `pieces-remaining N` of one type, N above zero).
 
 use smallvec::{smallvec, SmallVec};
 use zrf_runtime::{
@@ -49,6 +50,8 @@ const LINE_BUDGET: usize = 50_000;
 const STILL_PIECE_VALUE: i32 = 100;
 /// Times the largest value that a piece whose loss decides the game is worth.
 const DECISIVE_FACTOR: i32 = 20;
+/// Times the largest value that a piece the player wins by collecting is worth.
+const COLLECTED_FACTOR: i32 = 3;
 /// The score of an alignment with `k` of its squares filled, by `k`.
 const LINE_WEIGHTS: [i32; 8] = [0, 2, 12, 60, 250, 700, 1200, 1600];
 
@@ -138,6 +141,7 @@ impl RulesEval {
             .map(|k| tables.royal.iter().any(|r| r.get(k) == Some(&true)))
             .collect();
         let decisive = decisive_kinds(tables);
+        let collected = collected_kinds(tables);
         let mut report = Vec::with_capacity(kinds);
         let mut mobility = vec![0.0f64; kinds];
         let mut promotes_from = vec![0.0f64; kinds];
@@ -184,6 +188,8 @@ impl RulesEval {
                 values[kind] = 0;
             } else if decisive[kind] {
                 values[kind] = top * DECISIVE_FACTOR;
+            } else if collected[kind] {
+                values[kind] = top * COLLECTED_FACTOR;
             }
             report.push(KindReport {
                 name: tables.pieces[kind].name.clone(),
@@ -525,6 +531,26 @@ fn decisive_kinds(tables: &Tables) -> Vec<bool> {
         });
     }
     decisive
+}
+
+/// Piece types a player wins by holding some number of (`pieces-remaining N T` as a
+/// winning goal, N above zero: the stores of sowing games, say).
+fn collected_kinds(tables: &Tables) -> Vec<bool> {
+    let mut collected = vec![false; tables.kinds()];
+    for goal in tables.goals.iter().filter(|g| g.kind == GoalKind::Win) {
+        visit_conditions(&goal.condition, &mut |cond| {
+            if let GoalCond::PiecesRemaining {
+                kind: Some(k),
+                count,
+            } = cond
+            {
+                if *count > 0 {
+                    collected[*k as usize] = true;
+                }
+            }
+        });
+    }
+    collected
 }
 
 /// Whether `player` wins by having few pieces left (giveaway games): then its pieces
