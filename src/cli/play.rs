@@ -8,7 +8,8 @@ use std::time::Instant;
 use codespan_reporting::term::termcolor::ColorChoice;
 use zrf_runtime::Game;
 use zrf_search::board;
-use zrf_search::driver::{self, Seats};
+use zrf_search::driver;
+use zrf_search::terminal::{self, Seats};
 use zrf_search::{Contender, MatchGame, MatchOptions, Settings, Tally};
 
 use super::{choose_game, run_front_end};
@@ -217,18 +218,19 @@ pub fn play(
     };
     let mut stdout = io::stdout().lock();
     let _ = writeln!(stdout, "{}", tables.title);
+    let rules_name = file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     let seats = Seats {
         humans,
         settings: request.settings,
         max_turns: request.max_turns,
         verbose: true,
+        rules_file: rules_name.clone(),
     };
-    let played = driver::play_game(&engine, &seats, &mut stdout, driver::ask_at_terminal);
+    let played = terminal::play_game(&engine, &seats, &mut stdout, terminal::ask_at_terminal);
     let _ = writeln!(stdout, "{}", played.ending);
-    let rules_name = file.file_name().map_or_else(
-        || file.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
     let path = request.save.unwrap_or_else(|| free_name(file));
     let text = zrf_runtime::saved_game(tables, &rules_name, &seats.humans, &played.records);
     match std::fs::write(&path, text) {

@@ -445,3 +445,92 @@ fn show_prints_a_text_board_or_writes_an_svg() {
     let out = zrfc(&["show", "zrf-samples/chess.zrf", "--after", "Pawn e2 - e5"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+fn zrfc_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zrfc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run zrfc: {e}"));
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(input.as_bytes())
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("zrfc: {e}"))
+}
+
+#[test]
+fn terminal_play_takes_moves_by_squares_and_can_undo_redo_and_hint() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let saved = dir.path().join("game.zsg");
+    let saved = saved.to_str().unwrap_or_else(|| panic!("path"));
+    let out = zrfc_with_input(
+        &[
+            "play",
+            "zrf-samples/chess.zrf",
+            "--human",
+            "White",
+            "--depth",
+            "1",
+            "--save",
+            saved,
+        ],
+        "e2 e4\nundo\nredo\nhint\ng1-f3\nd1h5h7\nquit\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let talk = text(&out.stderr);
+    assert!(talk.contains("took back 2 turn(s)\n"), "{talk}");
+    assert!(talk.contains("hint: "), "{talk}");
+    assert!(talk.contains("not a legal move here: \"d1h5h7\""), "{talk}");
+    // The board is drawn before each move asked for.
+    assert!(
+        talk.contains("  a b c d e f g h\nWhite to move\n"),
+        "{talk}"
+    );
+    let game = std::fs::read_to_string(saved).unwrap_or_else(|e| panic!("{e}"));
+    let records: Vec<&str> = game.lines().skip(3).collect();
+    assert_eq!(records.len(), 4, "{game}");
+    assert_eq!(records[0], "1. Pawn e2 - e4");
+    assert_eq!(records[2], "2. Knight g1 - f3");
+    let out = zrfc(&["replay", saved, "-I", "zrf-samples"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn terminal_play_asks_which_promotion_squares_name() {
+    let out = zrfc_with_input(
+        &[
+            "play",
+            "tests/fixtures/play/promotion.zrf",
+            "--human",
+            "White",
+            "--depth",
+            "1",
+            "--save",
+            "/dev/null",
+        ],
+        "a2 a3\n2\nquit\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains(
+            "\"a2 a3\" could be any of these; type its number:\n   1  Pawn a2 - a3 = Queen\n   2  Pawn a2 - a3 = Knight\n"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).starts_with("Promotion Test\n1. Pawn a2 - a3 = Knight\n"),
+        "{}",
+        text(&out.stdout)
+    );
+}

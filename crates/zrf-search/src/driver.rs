@@ -1,162 +1,21 @@
-//! Playing a game at the terminal, and the command line of every compiled engine, shared
-//! by `zrfc` and the `main` that `zrfc build` writes: both call the same game loop, so a
+//! The command line of every compiled engine, shared by `zrfc` and the `main` that
+//! `zrfc build` writes: both call the same game loop ([`crate::terminal`]), so a
 //! compiled game plays exactly as the interpreted one does.
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use zrf_runtime::{Engine, Game, Move, Outcome, PlayerIx, State, Templates};
+use zrf_runtime::{Engine, Game, Templates};
 
-use crate::ai::{level_limits, Ai, Algorithm, Settings};
+use crate::ai::{level_limits, Algorithm, Settings};
 use crate::alphabeta::{alpha_beta, AlphaBetaOptions, Iteration, Limits};
 use crate::eval::RulesEval;
 use crate::mcts::{mcts, MctsOptions};
 use crate::selfplay::{play_match, Contender, MatchOptions, Tally};
+use crate::terminal::{ask_at_terminal, play_game, Seats};
 use crate::tt::TranspositionTable;
-
-/// Who moves for each player in [`play_game`].
-#[derive(Clone, Debug)]
-pub struct Seats {
-    /// Per player: chosen by a person (`true`) or by the computer.
-    pub humans: Vec<bool>,
-    /// The computer's settings.
-    pub settings: Settings,
-    /// Stop after this many turns.
-    pub max_turns: usize,
-    /// Print what each search found on stderr.
-    pub verbose: bool,
-}
-
-/// A game played by [`play_game`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlayedGame {
-    pub records: Vec<String>,
-    pub outcome: Option<Outcome>,
-    pub turns: usize,
-    /// How it ended, in words.
-    pub ending: String,
-}
-
-/// Plays a game from the start: the computer for the players that are not human, `ask`
-/// for the others (`None` from it stops the game). Each record is printed to `out` as
-/// it is played; the search's findings go to stderr when `seats.verbose`.
-pub fn play_game<T: Templates>(
-    engine: &Engine<T>,
-    seats: &Seats,
-    out: &mut dyn Write,
-    mut ask: impl FnMut(&Engine<T>, &State, &[Move], PlayerIx) -> Option<usize>,
-) -> PlayedGame {
-    let tables = &engine.tables;
-    let mut ai = Ai::for_engine(engine, seats.settings);
-    let mut state = engine.start();
-    let mut records = Vec::new();
-    let mut turns = 0;
-    let (outcome, ending) = loop {
-        let moves = engine.legal_moves(&state);
-        if let Some(outcome) = engine.outcome(&state, &moves) {
-            break (
-                Some(outcome),
-                format!("game over: {}", outcome.describe(tables)),
-            );
-        }
-        if turns == seats.max_turns {
-            break (None, format!("stopped after {turns} turns (--max-turns)"));
-        }
-        let player = engine.to_move(&state);
-        let chosen = if seats.humans.get(player as usize) == Some(&true) {
-            let _ = out.flush();
-            eprint!("\n{}", crate::board::text_board(tables, &state, player));
-            match ask(engine, &state, &moves, player) {
-                Some(i) if i < moves.len() => i,
-                _ => break (None, "stopped at the player's request".to_string()),
-            }
-        } else {
-            match ai.choose(&state, None, |_| {}) {
-                Some(choice) => {
-                    if seats.verbose && ai.algorithm() != Algorithm::Random {
-                        eprintln!("  [{}]", describe_choice(ai.algorithm(), &choice));
-                    }
-                    choice.index
-                }
-                None => break (None, "no move found".to_string()),
-            }
-        };
-        for record in zrf_runtime::turn_records(tables, &state, &moves[chosen]) {
-            let _ = writeln!(out, "{record}");
-            records.push(record);
-        }
-        state = engine.play(&state, &moves[chosen]);
-        turns += 1;
-    };
-    PlayedGame {
-        records,
-        outcome,
-        turns,
-        ending,
-    }
-}
-
-fn describe_choice(algorithm: Algorithm, choice: &crate::Choice) -> String {
-    match algorithm {
-        Algorithm::AlphaBeta => format!(
-            "alphabeta: depth {}, score {}, {} nodes; line {}",
-            choice.depth,
-            choice.describe_score(),
-            choice.nodes,
-            choice.pv.join(" / ")
-        ),
-        Algorithm::Mcts => format!("mcts: {} playouts", choice.nodes),
-        Algorithm::Random => "random".to_string(),
-    }
-}
-
-/// Asks a person at the terminal for a move: its number in the list or its notation.
-/// `None` at the end of input or on `quit`.
-pub fn ask_at_terminal<T: Templates>(
-    engine: &Engine<T>,
-    state: &State,
-    moves: &[Move],
-    player: PlayerIx,
-) -> Option<usize> {
-    let name = engine
-        .tables
-        .players
-        .get(player as usize)
-        .map_or("?", |p| p.name.as_str());
-    let texts: Vec<String> = moves.iter().map(|m| engine.notation(state, m)).collect();
-    let mut stderr = io::stderr().lock();
-    for (i, text) in texts.iter().enumerate() {
-        let _ = writeln!(stderr, "{:>4}  {text}", i + 1);
-    }
-    let stdin = io::stdin();
-    loop {
-        let _ = write!(stderr, "{name} to move (number or move, `quit` to stop): ");
-        let _ = stderr.flush();
-        let mut line = String::new();
-        // A line longer than any move is not read whole: input is bounded.
-        let read = stdin.lock().take(4096).read_line(&mut line).ok()?;
-        if read == 0 {
-            return None;
-        }
-        let answer = line.trim();
-        if answer == "quit" {
-            return None;
-        }
-        if let Some(i) = answer
-            .parse::<usize>()
-            .ok()
-            .filter(|&i| (1..=moves.len()).contains(&i))
-        {
-            return Some(i - 1);
-        }
-        if let Some(i) = texts.iter().position(|t| t == answer) {
-            return Some(i);
-        }
-        let _ = writeln!(stderr, "not a legal move here: {answer:?}");
-    }
-}
 
 /// What [`measure_playouts`] counted.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -506,6 +365,7 @@ fn play_command<T: Templates>(
         settings,
         max_turns: options.number("--max-turns", 1000)?,
         verbose: true,
+        rules_file: rules_file.to_string(),
     };
     let save = options.take("--save");
     let mut out = io::stdout().lock();

@@ -15,6 +15,7 @@ mod mcts;
 mod perft;
 mod playout;
 mod selfplay;
+pub mod terminal;
 mod tt;
 pub mod uci;
 
