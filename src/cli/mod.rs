@@ -123,6 +123,9 @@ enum Command {
         /// Show the count below each first move.
         #[arg(long)]
         divide: bool,
+        /// Threads the first moves are shared between (0: every core).
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        threads: usize,
         /// Published counts as `depth:count` pairs, comma-separated (`1:20,2:400`); any
         /// difference exits 1.
         #[arg(long, value_name = "D:N,...", value_delimiter = ',', value_parser = parse_expectation)]
@@ -372,6 +375,10 @@ struct EngineArgs {
     /// Seed of the computer's choices: the same seed with `--depth` plays the same game.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Threads an alpha-beta search splits the moves between (0: every core). The same
+    /// count with `--depth` plays the same game.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
 }
 
 impl EngineArgs {
@@ -384,6 +391,7 @@ impl EngineArgs {
             algorithm: self.engine,
             limits,
             seed: self.seed,
+            threads: zrf_search::driver::threads(self.threads),
             ..Settings::default()
         }
     }
@@ -507,6 +515,7 @@ pub fn main() -> ExitCode {
             variant,
             depth,
             divide,
+            threads,
             expect,
             front_end,
         } => play::perft(
@@ -516,6 +525,7 @@ pub fn main() -> ExitCode {
                 depth,
                 divide,
                 expect,
+                threads: zrf_search::driver::threads(threads),
             },
             &front_end.options(),
             color,

@@ -48,6 +48,8 @@ pub struct PerftRequest {
     pub divide: bool,
     /// Published counts: (depth, count).
     pub expect: Vec<(u32, u64)>,
+    /// Threads the first moves are shared between.
+    pub threads: usize,
 }
 
 pub fn perft(
@@ -62,12 +64,14 @@ pub fn perft(
         Err(code) => return code,
     };
     let start = engine.start();
+    let blueprint = interp::Blueprint::of(&engine);
+    let make_engine = || blueprint.engine();
     let mut stdout = io::stdout().lock();
     let _ = writeln!(stdout, "{}", engine.tables.title);
     let mut mismatches = 0;
     for d in 1..=request.depth {
         let clock = Instant::now();
-        let count = zrf_search::perft(&engine, &start, d);
+        let count = zrf_search::parallel::perft_split(&make_engine, &start, d, request.threads);
         let seconds = clock.elapsed().as_secs_f64();
         let speed = if seconds > 0.0 {
             count as f64 / seconds
@@ -229,7 +233,15 @@ pub fn play(
         verbose: true,
         rules_file: rules_name.clone(),
     };
-    let played = terminal::play_game(&engine, &seats, &mut stdout, terminal::ask_at_terminal);
+    let blueprint = interp::Blueprint::of(&engine);
+    let make_engine = || blueprint.engine();
+    let played = terminal::play_game(
+        &engine,
+        &make_engine,
+        &seats,
+        &mut stdout,
+        terminal::ask_at_terminal,
+    );
     let _ = writeln!(stdout, "{}", played.ending);
     let path = request.save.unwrap_or_else(|| free_name(file));
     let text = zrf_runtime::saved_game(tables, &rules_name, &seats.humans, &played.records);

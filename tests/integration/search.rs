@@ -200,6 +200,7 @@ fn both_engines_play_only_legal_moves_over_a_thousand_games_of_tic_tac_toe() {
             limits,
             seed: game,
             table_megabytes: 1,
+            threads: 1,
         };
         let mut ai = Ai::for_engine(&engine, settings);
         let mut state = engine.start();
@@ -330,4 +331,88 @@ fn piece_values_can_be_overridden_from_rust() {
     eval.set_value(pawn, 0);
     assert_eq!(eval.value(pawn), 0);
     assert!(eval.evaluate(&engine, &state, 0) < pawn_up - 100);
+}
+
+#[test]
+fn a_position_rebuilt_from_its_snapshot_is_the_same_with_its_history() {
+    let engine = engine("chess.zrf");
+    // The position after the knights' round trip has occurred twice.
+    let state = after(
+        &engine,
+        &[
+            "Knight g1 - f3",
+            "Knight g8 - f6",
+            "Knight f3 - g1",
+            "Knight f6 - g8",
+            "Pawn e2 - e4",
+        ],
+    );
+    let rebuilt = State::from_snapshot(&engine.tables, &state.snapshot());
+    assert!(rebuilt == state);
+    assert_eq!(engine.search_key(&rebuilt), engine.search_key(&state));
+    let moves = |s: &State| -> Vec<String> {
+        let legal = engine.legal_moves(s);
+        legal.iter().map(|m| engine.notation(s, m)).collect()
+    };
+    assert_eq!(moves(&rebuilt), moves(&state));
+    let start_again = after(
+        &engine,
+        &[
+            "Knight g1 - f3",
+            "Knight g8 - f6",
+            "Knight f3 - g1",
+            "Knight f6 - g8",
+        ],
+    );
+    let rebuilt = State::from_snapshot(&engine.tables, &start_again.snapshot());
+    assert_eq!(rebuilt.occurrences(&engine.tables), 2);
+}
+
+#[test]
+fn searches_and_perft_split_between_threads_agree_with_one_thread() {
+    let engine = engine("chess.zrf");
+    let blueprint = zrf::interp::Blueprint::of(&engine);
+    let make_engine = || blueprint.engine();
+    let start = engine.start();
+    for depth in 1..=3 {
+        assert_eq!(
+            zrf_search::parallel::perft_split(&make_engine, &start, depth, 3),
+            zrf_search::perft(&engine, &start, depth)
+        );
+    }
+    let state = after(
+        &engine,
+        &[
+            "Pawn e2 - e4",
+            "Pawn e7 - e5",
+            "Knight g1 - f3",
+            "Pawn d7 - d6",
+            "Bishop f1 - c4",
+            "Bishop c8 - g4",
+            "Knight b1 - c3",
+            "Pawn g7 - g6",
+            "Knight f3 x e5",
+            "Bishop g4 x d1",
+        ],
+    );
+    let settings = Settings {
+        threads: 2,
+        ..alpha_beta(4)
+    };
+    let mut ai = Ai::for_engine_on_threads(&engine, &make_engine, settings);
+    let choice = ai.choose(&state, None, |_| {}).expect("White has moves");
+    assert_eq!(choice.describe_score(), "win in 3");
+    let moves = engine.legal_moves(&state);
+    assert_eq!(
+        engine.notation(&state, &moves[choice.index]),
+        "Bishop c4 x f7"
+    );
+    // The same thread count and depth: the same choice every time.
+    let again = Ai::for_engine_on_threads(&engine, &make_engine, settings)
+        .choose(&engine.start(), None, |_| {})
+        .map(|c| c.index);
+    let once_more = Ai::for_engine_on_threads(&engine, &make_engine, settings)
+        .choose(&engine.start(), None, |_| {})
+        .map(|c| c.index);
+    assert_eq!(again, once_more);
 }

@@ -38,7 +38,7 @@ pub use reach::{Reach, ReachToward};
 pub use run::{
     Fail, Footprint, Loc, MayNote, NeverNote, NoteReads, Run, RunCore, StepResult, Steps,
 };
-pub use state::{Change, Changes, Piece, State, Step};
+pub use state::{Change, Changes, Piece, Snapshot, State, Step};
 pub use tables::{
     Derived, Filter, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place,
     Player, Setup, Tables, Turn, NO_POS,

@@ -266,7 +266,73 @@ impl PartialEq for State {
     }
 }
 
+/// A position as plain data that may cross threads (a [`State`] shares its history
+/// between copies, which keeps it on one thread): the board, stocks, turn, last move
+/// and captures, and the hashes of the positions before it, so that repetition still
+/// counts them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    board: Vec<Option<Piece>>,
+    stock: Vec<u32>,
+    turn: u32,
+    last_from: Option<Pos>,
+    last_to: Option<Pos>,
+    last_captured: Vec<Piece>,
+    hash: Option<u64>,
+    /// Oldest first.
+    history: Vec<u64>,
+}
+
 impl State {
+    /// This position as data another thread can rebuild it from
+    /// ([`State::from_snapshot`]).
+    pub fn snapshot(&self) -> Snapshot {
+        let mut history = Vec::new();
+        let mut node = self.previous.as_deref();
+        while let Some(entry) = node {
+            history.push(entry.hash);
+            node = entry.previous.as_deref();
+        }
+        history.reverse();
+        Snapshot {
+            board: self.board.clone(),
+            stock: self.stock.to_vec(),
+            turn: self.turn,
+            last_from: self.last_from,
+            last_to: self.last_to,
+            last_captured: self.last_captured.to_vec(),
+            hash: self.hash,
+            history,
+        }
+    }
+
+    /// The position a [`Snapshot`] of the same game was taken of.
+    pub fn from_snapshot(tables: &Tables, snapshot: &Snapshot) -> State {
+        let mut state = State::start(tables);
+        for (pos, piece) in snapshot.board.iter().enumerate().take(state.board.len()) {
+            state.put(pos as Pos, *piece);
+        }
+        if snapshot.stock.len() == state.stock.len() {
+            state.stock = snapshot.stock.as_slice().into();
+        }
+        state.turn = snapshot.turn;
+        state.last_from = snapshot.last_from;
+        state.last_to = snapshot.last_to;
+        state.last_captured = SmallVec::from_slice(&snapshot.last_captured);
+        state.hash = snapshot.hash;
+        let mut previous: Option<Rc<History>> = None;
+        for &hash in &snapshot.history {
+            let seen = previous.as_ref().map_or(0, |p| p.seen) | seen_bit(hash);
+            previous = Some(Rc::new(History {
+                hash,
+                previous,
+                seen,
+            }));
+        }
+        state.previous = previous;
+        state
+    }
+
     /// The start position from the setup.
     pub fn start(tables: &Tables) -> State {
         let words = tables.positions.len().div_ceil(64);

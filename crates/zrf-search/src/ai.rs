@@ -12,11 +12,12 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use zrf_runtime::{mix, Engine, Game, SplitMix64, Templates};
+use zrf_runtime::{mix, Engine, Game, SplitMix64, State, Templates};
 
-use crate::alphabeta::{alpha_beta, AlphaBetaOptions, Iteration, Limits, WIN, WIN_BOUND};
+use crate::alphabeta::{alpha_beta, AlphaBetaOptions, Found, Iteration, Limits, WIN, WIN_BOUND};
 use crate::eval::{Evaluator, RulesEval};
 use crate::mcts::{mcts, MctsOptions};
+use crate::parallel::{alpha_beta_split, MakeEngine};
 use crate::tt::TranspositionTable;
 
 /// How a computer player chooses its moves.
@@ -87,6 +88,9 @@ pub struct Settings {
     pub seed: u64,
     /// Size of the transposition table.
     pub table_megabytes: usize,
+    /// Threads an alpha-beta search splits its root moves between (a player made by
+    /// [`Ai::for_engine_on_threads`]); one by default.
+    pub threads: usize,
 }
 
 impl Default for Settings {
@@ -96,6 +100,7 @@ impl Default for Settings {
             limits: Limits::time(Duration::from_secs(1)),
             seed: 1,
             table_megabytes: 32,
+            threads: 1,
         }
     }
 }
@@ -129,6 +134,9 @@ impl Choice {
     }
 }
 
+/// An alpha-beta search on several threads, for one game's positions.
+type SplitSearch<'g, S> = Box<dyn Fn(&S, &AlphaBetaOptions<'_>) -> Option<Found> + 'g>;
+
 /// A computer player for one game.
 pub struct Ai<'g, G: Game, E> {
     game: &'g G,
@@ -138,6 +146,7 @@ pub struct Ai<'g, G: Game, E> {
     settings: Settings,
     rng: SplitMix64,
     searches: u64,
+    split: Option<SplitSearch<'g, G::State>>,
 }
 
 impl<'g, T: Templates> Ai<'g, Engine<T>, RulesEval> {
@@ -148,6 +157,32 @@ impl<'g, T: Templates> Ai<'g, Engine<T>, RulesEval> {
             .algorithm
             .unwrap_or_else(|| Algorithm::for_game(&eval));
         Ai::new(engine, eval, algorithm, settings)
+    }
+
+    /// [`Ai::for_engine`], its alpha-beta searches split between `settings.threads`
+    /// threads, each with an engine made by `make_engine`.
+    pub fn for_engine_on_threads(
+        engine: &'g Engine<T>,
+        make_engine: MakeEngine<'g, T>,
+        settings: Settings,
+    ) -> Self {
+        let mut ai = Ai::for_engine(engine, settings);
+        if settings.threads > 1 {
+            let eval = ai.eval.clone();
+            ai.split = Some(Box::new(
+                move |state: &State, options: &AlphaBetaOptions<'_>| {
+                    alpha_beta_split(
+                        make_engine,
+                        &eval,
+                        state,
+                        options,
+                        settings.threads,
+                        settings.table_megabytes,
+                    )
+                },
+            ));
+        }
+        ai
     }
 }
 
@@ -162,6 +197,7 @@ impl<'g, G: Game, E: Evaluator<G>> Ai<'g, G, E> {
             // As `zrfc play` always drew its random moves: the same seed, the same game.
             rng: SplitMix64::new(settings.seed),
             searches: 0,
+            split: None,
         }
     }
 
@@ -235,15 +271,24 @@ impl<'g, G: Game, E: Evaluator<G>> Ai<'g, G, E> {
                     seed,
                     noise: 3,
                     stop,
+                    root_moves: None,
                 };
-                let found = alpha_beta(
-                    self.game,
-                    &self.eval,
-                    &self.table,
-                    state,
-                    &options,
-                    on_iteration,
-                )?;
+                let found = match &self.split {
+                    Some(split) => {
+                        let found = split(state, &options)?;
+                        let mut on_iteration = on_iteration;
+                        on_iteration(&found.iteration);
+                        found
+                    }
+                    None => alpha_beta(
+                        self.game,
+                        &self.eval,
+                        &self.table,
+                        state,
+                        &options,
+                        on_iteration,
+                    )?,
+                };
                 Some(Choice {
                     index: found.index,
                     score: Some(found.iteration.score),

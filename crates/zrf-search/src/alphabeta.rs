@@ -73,6 +73,8 @@ impl Limits {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Iteration {
     pub depth: u32,
+    /// The best move's index in the root's legal move list.
+    pub index: usize,
     /// For the player to move at the root.
     pub score: i32,
     pub nodes: u64,
@@ -101,6 +103,9 @@ pub struct AlphaBetaOptions<'s> {
     pub noise: i32,
     /// Set from another thread to stop the search (its best move so far is returned).
     pub stop: Option<&'s AtomicBool>,
+    /// Search only these root moves (indices in the legal move list), in this order:
+    /// one share of a search split between threads.
+    pub root_moves: Option<&'s [usize]>,
 }
 
 /// Searches `state` and returns its best move, or `None` if the game is over there.
@@ -139,7 +144,13 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
         killers: vec![[None; 2]; MAX_PLY + 1],
         history: vec![0; HISTORY_SIZE],
     };
-    let mut order: Vec<usize> = (0..moves.len()).collect();
+    let mut order: Vec<usize> = match options.root_moves {
+        Some(share) => share.iter().copied().filter(|&i| i < moves.len()).collect(),
+        None => (0..moves.len()).collect(),
+    };
+    if order.is_empty() {
+        return None;
+    }
     let mut found: Option<Found> = None;
     // The only move is played at once; one ply still scores it.
     let max_depth = match moves.len() {
@@ -154,6 +165,7 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
         }
         let iteration = Iteration {
             depth,
+            index,
             score,
             nodes: searcher.nodes,
             elapsed: started.elapsed(),
@@ -181,14 +193,16 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
     }
     found.or_else(|| {
         // Stopped before the first iteration ended: the first move ordered.
+        let index = order[0];
         Some(Found {
-            index: 0,
+            index,
             iteration: Iteration {
                 depth: 0,
+                index,
                 score: 0,
                 nodes: searcher.nodes,
                 elapsed: started.elapsed(),
-                pv: vec![game.notation(state, &moves[0])],
+                pv: vec![game.notation(state, &moves[index])],
             },
         })
     })

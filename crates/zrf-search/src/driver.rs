@@ -185,6 +185,8 @@ play options:
   --depth N            search depth per computer move (overrides --ai)
   --engine ENGINE      alphabeta, mcts or random (default: chosen for the game)
   --seed N             seed of the computer's choices (default 1)
+  --threads N          threads the search splits its moves between (default 0: all
+                       cores; the same count and --depth give the same game)
   --max-turns N        stop after N turns (default 1000)
   --save FILE          write the game as a Zillions saved game (.zsg)
 
@@ -289,7 +291,7 @@ pub fn run_engine<T: Templates>(
             }
             Ok(())
         }
-        Some("play") => play_command(&make_engine(), rules_file, &mut options),
+        Some("play") => play_command(&make_engine(), &make_engine, rules_file, &mut options),
         Some("selfplay") => selfplay_command(&make_engine, rules_file, &mut options),
         Some("uci") => crate::uci::run_uci(&make_engine).map_err(|e| format!("uci: {e}")),
         Some("bench") => options.number("--time", 2.0).map(|seconds| {
@@ -339,6 +341,7 @@ fn perft_command<T: Templates>(engine: &Engine<T>, options: &mut Options) -> Res
 
 fn play_command<T: Templates>(
     engine: &Engine<T>,
+    make_engine: &fn() -> Engine<T>,
     rules_file: &str,
     options: &mut Options,
 ) -> Result<(), String> {
@@ -358,6 +361,7 @@ fn play_command<T: Templates>(
         algorithm: options.engine("--engine")?,
         limits: limits(options, 3)?,
         seed: options.number("--seed", 1)?,
+        threads: threads(options.number("--threads", 0)?),
         ..Settings::default()
     };
     let seats = Seats {
@@ -369,7 +373,7 @@ fn play_command<T: Templates>(
     };
     let save = options.take("--save");
     let mut out = io::stdout().lock();
-    let played = play_game(engine, &seats, &mut out, ask_at_terminal);
+    let played = play_game(engine, make_engine, &seats, &mut out, ask_at_terminal);
     let _ = writeln!(out, "{}", played.ending);
     if let Some(path) = save {
         let text = zrf_runtime::saved_game(tables, rules_file, &seats.humans, &played.records);
@@ -460,4 +464,13 @@ pub fn contenders(
 /// Cores to use by default.
 pub fn available_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// A thread count as given on a command line: 0 means every core.
+pub fn threads(asked: usize) -> usize {
+    if asked == 0 {
+        available_threads()
+    } else {
+        asked
+    }
 }

@@ -12,6 +12,7 @@ pub mod board;
 pub mod driver;
 mod eval;
 mod mcts;
+pub mod parallel;
 mod perft;
 mod playout;
 mod selfplay;

@@ -10,6 +10,7 @@ use zrf_runtime::{Engine, Game, Move, Outcome, PlayerIx, State, Templates};
 
 use crate::ai::{Ai, Algorithm, Choice, Settings};
 use crate::board::text_board;
+use crate::parallel::MakeEngine;
 
 /// Who moves for each player in [`play_game`].
 #[derive(Clone, Debug)]
@@ -52,18 +53,20 @@ pub enum Request {
     Quit,
 }
 
-/// Plays a game from the start: the computer for the players that are not human, `ask`
-/// for the others. Each record is printed to `out` as it is played; the search's
+/// Plays a game from the start: the computer for the players that are not human
+/// (searching on `seats.settings.threads` threads, with engines from `make_engine`),
+/// `ask` for the others. Each record is printed to `out` as it is played; the search's
 /// findings, the board and the answers to requests go to stderr.
-pub fn play_game<T: Templates>(
-    engine: &Engine<T>,
+pub fn play_game<'g, T: Templates>(
+    engine: &'g Engine<T>,
+    make_engine: MakeEngine<'g, T>,
     seats: &Seats,
     out: &mut dyn Write,
     mut ask: impl FnMut(&Engine<T>, &State, &[Move], PlayerIx) -> Request,
 ) -> PlayedGame {
     let tables = &engine.tables;
     let is_human = |p: PlayerIx| seats.humans.get(p as usize) == Some(&true);
-    let mut ai = Ai::for_engine(engine, seats.settings);
+    let mut ai = Ai::for_engine_on_threads(engine, make_engine, seats.settings);
     let mut state = engine.start();
     let mut records: Vec<String> = Vec::new();
     // Before each move played: the position, the records so far, the move's index.

@@ -169,8 +169,7 @@ fn a_node_limit_gives_the_same_search_every_time() {
         let options = AlphaBetaOptions {
             limits: Limits::nodes(500),
             seed: 9,
-            noise: 0,
-            stop: None,
+            ..AlphaBetaOptions::default()
         };
         alpha_beta(&game, &Even, &table, &game.start(), &options, |_| {})
     };

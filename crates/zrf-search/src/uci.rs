@@ -1,7 +1,8 @@
 //! The Universal Chess Interface, so that tools which drive chess-variant engines
 //! (tournament managers, python-chess) can play zrf engines against others.
 //!
-//! Supported: `uci`, `isready`, `ucinewgame`, `setoption name Hash|Engine|Seed value X`,
+//! Supported: `uci`, `isready`, `ucinewgame`,
+//! `setoption name Hash|Engine|Seed|Threads value X`,
 //! `position startpos [moves ...]`, `go` with `movetime`, `depth`, `nodes`,
 //! `wtime`/`btime`/`winc`/`binc`/`movestogo` (the first two players' clocks) or
 //! `infinite`, `stop`, `quit`; the engine answers `id`, `option`, `uciok`, `readyok`,
@@ -182,7 +183,7 @@ fn searcher<T: Templates>(
 ) {
     let engine = make_engine();
     let mut settings = Settings::default();
-    let mut ai = Ai::for_engine(&engine, settings);
+    let mut ai = Ai::for_engine_on_threads(&engine, make_engine, settings);
     let mut state = engine.start();
     let mut introduced = false;
     for command in commands {
@@ -195,6 +196,7 @@ fn searcher<T: Templates>(
                     say("option name Hash type spin default 32 min 1 max 4096");
                     say("option name Engine type combo default auto var auto var alphabeta var mcts var random");
                     say("option name Seed type spin default 1 min 0 max 1000000000");
+                    say("option name Threads type spin default 1 min 1 max 256");
                     say("uciok");
                 } else {
                     ai.new_game();
@@ -207,9 +209,10 @@ fn searcher<T: Templates>(
                     "hash" => settings.table_megabytes = value.parse().unwrap_or(32),
                     "engine" => settings.algorithm = value.parse::<Algorithm>().ok(),
                     "seed" => settings.seed = value.parse().unwrap_or(1),
+                    "threads" => settings.threads = value.parse().unwrap_or(1),
                     _ => say(&format!("info string unknown option {name}")),
                 }
-                ai = Ai::for_engine(&engine, settings);
+                ai = Ai::for_engine_on_threads(&engine, make_engine, settings);
             }
             Command::Position(words) => match set_position(&engine, &words) {
                 Ok(position) => state = position,
