@@ -14,15 +14,7 @@ fn pictures(file: &str, after: &[&str]) -> String {
         .select(zrf::build::Selection::First)
         .interpret(&path)
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut state = engine.start();
-    for wanted in after {
-        let moves = engine.legal_moves(&state);
-        let mv = moves
-            .iter()
-            .find(|m| engine.notation(&state, m) == *wanted)
-            .unwrap_or_else(|| panic!("{wanted} should be legal"));
-        state = engine.play(&state, mv);
-    }
+    let state = crate::perft::after(&engine, after);
     let to_move = engine.to_move(&state);
     format!(
         "{}\n{}",

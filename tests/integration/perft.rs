@@ -251,7 +251,8 @@ fn one_row_game(title: &str, files: &str, rest: &str) -> String {
     )
 }
 
-fn after(engine: &interp::Interpreted, moves: &[&str]) -> zrf_runtime::State {
+/// The position after `moves`, each in saved-game notation.
+pub fn after(engine: &interp::Interpreted, moves: &[&str]) -> zrf_runtime::State {
     let mut state = engine.start();
     for wanted in moves {
         let legal = engine.legal_moves(&state);

@@ -8,21 +8,21 @@ use zrf::interp::Interpreted;
 use zrf_runtime::{Game, Outcome, PlayerIx, State};
 use zrf_search::{Ai, Algorithm, Limits, Settings};
 
-use crate::perft::engine;
+use crate::perft::{after, engine};
 
-/// The position after `moves`, each in saved-game notation.
-fn after(engine: &Interpreted, moves: &[&str]) -> State {
-    let mut state = engine.start();
-    for wanted in moves {
-        let legal = engine.legal_moves(&state);
-        let mv = legal
-            .iter()
-            .find(|m| engine.notation(&state, m) == *wanted)
-            .unwrap_or_else(|| panic!("{wanted} should be legal"));
-        state = engine.play(&state, mv);
-    }
-    state
-}
+/// Légal's mate: after 5...Bxd1?? White mates with 6.Bxf7+ Ke7 7.Nd5#.
+const LEGALS_MATE: [&str; 10] = [
+    "Pawn e2 - e4",
+    "Pawn e7 - e5",
+    "Knight g1 - f3",
+    "Pawn d7 - d6",
+    "Bishop f1 - c4",
+    "Bishop c8 - g4",
+    "Knight b1 - c3",
+    "Pawn g7 - g6",
+    "Knight f3 x e5",
+    "Bishop g4 x d1",
+];
 
 fn alpha_beta(depth: u32) -> Settings {
     Settings {
@@ -36,22 +36,7 @@ fn alpha_beta(depth: u32) -> Settings {
 #[test]
 fn alpha_beta_finds_legals_mate_in_two() {
     let engine = engine("chess.zrf");
-    // Légal's mate: after 5...Bxd1?? White mates with 6.Bxf7+ Ke7 7.Nd5#.
-    let state = after(
-        &engine,
-        &[
-            "Pawn e2 - e4",
-            "Pawn e7 - e5",
-            "Knight g1 - f3",
-            "Pawn d7 - d6",
-            "Bishop f1 - c4",
-            "Bishop c8 - g4",
-            "Knight b1 - c3",
-            "Pawn g7 - g6",
-            "Knight f3 x e5",
-            "Bishop g4 x d1",
-        ],
-    );
+    let state = after(&engine, &LEGALS_MATE);
     let mut ai = Ai::for_engine(&engine, alpha_beta(4));
     let choice = ai.choose(&state, None, |_| {}).expect("White has moves");
     assert_eq!(choice.describe_score(), "win in 3");
@@ -380,21 +365,7 @@ fn searches_and_perft_split_between_threads_agree_with_one_thread() {
             zrf_search::perft(&engine, &start, depth)
         );
     }
-    let state = after(
-        &engine,
-        &[
-            "Pawn e2 - e4",
-            "Pawn e7 - e5",
-            "Knight g1 - f3",
-            "Pawn d7 - d6",
-            "Bishop f1 - c4",
-            "Bishop c8 - g4",
-            "Knight b1 - c3",
-            "Pawn g7 - g6",
-            "Knight f3 x e5",
-            "Bishop g4 x d1",
-        ],
-    );
+    let state = after(&engine, &LEGALS_MATE);
     let settings = Settings {
         threads: 2,
         ..alpha_beta(4)

@@ -285,6 +285,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         self.plies[ply] = level;
     }
 
+    /// This ply's buffers holding the legal moves of `state`, and its mover; or, when
+    /// the game is over there, its score.
+    fn open(&mut self, state: &G::State, ply: usize) -> Result<(Ply<G>, PlayerIx), i32> {
+        let mut level = self.take_ply(ply);
+        self.game.legal_moves_into(state, &mut level.moves);
+        let mover = self.game.to_move(state);
+        match self.game.outcome(state, &level.moves) {
+            Some(outcome) => {
+                self.give_ply(ply, level);
+                Err(self.outcome_score(outcome, mover, ply))
+            }
+            None => Ok((level, mover)),
+        }
+    }
+
     /// The score of a finished game for the side of `mover`, `ply` plies from the root.
     fn outcome_score(&self, outcome: Outcome, mover: PlayerIx, ply: usize) -> i32 {
         let win = WIN - ply as i32;
@@ -397,13 +412,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 return score;
             }
         }
-        let mut level = self.take_ply(ply);
-        self.game.legal_moves_into(state, &mut level.moves);
-        let mover = self.game.to_move(state);
-        if let Some(outcome) = self.game.outcome(state, &level.moves) {
-            self.give_ply(ply, level);
-            return self.outcome_score(outcome, mover, ply);
-        }
+        let (mut level, mover) = match self.open(state, ply) {
+            Ok(opened) => opened,
+            Err(over) => return over,
+        };
         if self.game.plays_at_random(mover) {
             let value = self.chance(state, &mut level, mover, depth, ply);
             self.give_ply(ply, level);
@@ -536,13 +548,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         ply: usize,
         depth: u32,
     ) -> i32 {
-        let mut level = self.take_ply(ply);
-        self.game.legal_moves_into(state, &mut level.moves);
-        let mover = self.game.to_move(state);
-        if let Some(outcome) = self.game.outcome(state, &level.moves) {
-            self.give_ply(ply, level);
-            return self.outcome_score(outcome, mover, ply);
-        }
+        let (mut level, mover) = match self.open(state, ply) {
+            Ok(opened) => opened,
+            Err(over) => return over,
+        };
         let stand = self.static_score(state, mover);
         level.order.clear();
         for (index, mv) in level.moves.iter().enumerate() {
