@@ -304,6 +304,23 @@ impl<'a> Lower<'a> {
         });
     }
 
+    /// The strings of a section for people (`(description "..." "...")`), joined: line
+    /// breaks and indentation inside the strings are spaces, Zillions' `\\` marks a new
+    /// line (two a paragraph); `None` when it holds no text.
+    fn prose(&self, section: &ENode) -> Option<String> {
+        let text: String = args(section).iter().map(|part| self.text(part)).collect();
+        let mut lines: Vec<String> = Vec::new();
+        for segment in text.split('\\') {
+            let line = segment.split_whitespace().collect::<Vec<_>>().join(" ");
+            // At most one empty line in a row.
+            if !line.is_empty() || lines.last().is_some_and(|l| !l.is_empty()) {
+                lines.push(line);
+            }
+        }
+        let text = lines.join("\n").trim().to_string();
+        (!text.is_empty()).then_some(text)
+    }
+
     /// The text of an atom or string node ("" for a list).
     fn text(&self, node: &ENode) -> &'a str {
         match node.kind {
@@ -442,6 +459,10 @@ impl<'a> Lower<'a> {
             .collect();
         let options = self.options(&sections);
         let engine = of("engine").first().and_then(|e| self.engine(e));
+        let about = ["description", "history", "strategy"]
+            .into_iter()
+            .filter_map(|head| Some((head, self.prose(of(head).last()?)?)))
+            .collect();
 
         ir::Game {
             title,
@@ -468,6 +489,7 @@ impl<'a> Lower<'a> {
             move_priorities,
             options,
             engine,
+            about,
         }
     }
 }

@@ -180,10 +180,21 @@ impl Lower<'_> {
             moves: Vec::new(),
             drops: Vec::new(),
             dummy: false,
+            about: Vec::new(),
         };
         for item in args(piece) {
             match item.head().map(|h| self.name(h)) {
-                Some("name" | "image" | "help" | "description" | "notation") => {}
+                Some(head @ ("help" | "description")) => {
+                    let head = if head == "help" {
+                        "help"
+                    } else {
+                        "description"
+                    };
+                    if let Some(text) = self.prose(item) {
+                        result.about.push((head, text));
+                    }
+                }
+                Some("name" | "image" | "notation") => {}
                 Some("dummy") => result.dummy = true,
                 Some("attribute") => {
                     if let Some(attribute) = self.attribute_declaration(item) {

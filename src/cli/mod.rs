@@ -268,6 +268,19 @@ enum Command {
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
+    /// Print what the rules say of a game for players: title, players, description,
+    /// history, strategy and each piece's help, as Zillions' "About this game" did.
+    ///
+    /// Example: `zrfc info zrf-samples/chess.zrf`
+    Info {
+        /// The .zrf file.
+        file: PathBuf,
+        /// The game or variant (by title); the first game when absent.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
+    },
     /// Show how the computer judges a game: each piece type's value (worked out from its
     /// mobility on the empty board and its promotions) and the search chosen.
     ///
@@ -617,6 +630,11 @@ pub fn main() -> ExitCode {
             variant,
             front_end,
         } => play::eval(&file, variant.as_deref(), &front_end.options(), color),
+        Command::Info {
+            file,
+            variant,
+            front_end,
+        } => play::info(&file, variant.as_deref(), &front_end.options(), color),
         Command::Uci {
             file,
             variant,

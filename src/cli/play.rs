@@ -378,6 +378,62 @@ pub fn uci(
     }
 }
 
+/// `zrfc info`: the game's title, players and what the rules say of it and its pieces,
+/// as Zillions' "About this game" showed it.
+pub fn info(
+    file: &Path,
+    variant: Option<&str>,
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    let front_end = match run_front_end(file, options, color, true) {
+        Ok(front_end) => front_end,
+        Err(code) => return code,
+    };
+    let chosen = match choose_game(file, front_end, variant) {
+        Ok(chosen) => chosen,
+        Err(code) => return code,
+    };
+    let Some(game) = chosen.game else {
+        eprintln!(
+            "error: {:?} has errors; `zrfc check {}` shows them",
+            chosen.title,
+            file.display()
+        );
+        return 1;
+    };
+    print!("{}", about(&game));
+    0
+}
+
+/// The text of `zrfc info` for one game.
+fn about(game: &crate::ir::Game) -> String {
+    let indent = |text: &str| -> String {
+        text.lines()
+            .map(|l| match l {
+                "" => "\n".to_string(),
+                l => format!("  {l}\n"),
+            })
+            .collect()
+    };
+    let players: Vec<&str> = game.players.iter().map(|p| p.name.as_str()).collect();
+    let mut text = format!("{}\nplayers: {}\n", game.title, players.join(", "));
+    for (section, words) in &game.about {
+        text.push_str(&format!("{section}:\n{}", indent(words)));
+    }
+    let pieces: Vec<&crate::ir::Piece> = game.pieces.iter().filter(|p| !p.dummy).collect();
+    if !pieces.is_empty() {
+        text.push_str("pieces:\n");
+        for piece in pieces {
+            text.push_str(&format!("  {}\n", piece.name));
+            for (_, words) in &piece.about {
+                text.push_str(&indent(&indent(words)));
+            }
+        }
+    }
+    text
+}
+
 /// `zrfc eval`: the piece values worked out from the rules, and the search chosen.
 pub fn eval(
     file: &Path,

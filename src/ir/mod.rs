@@ -80,6 +80,9 @@ pub struct Game {
     pub options: Options,
     /// `(engine "...")`: moves come from an Axiom plug-in, not from these templates.
     pub engine: Option<String>,
+    /// What the rules say of the game for players, as Zillions' "About this game" showed
+    /// it: `description`, `history` and `strategy`, in that order, those given.
+    pub about: Vec<(&'static str, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,6 +150,9 @@ pub struct Piece {
     pub drops: Vec<TemplateUse>,
     /// `(dummy)`: a technical piece (markers, counters).
     pub dummy: bool,
+    /// What the rules say of it for players: `help`, then `description` (empty when
+    /// neither is given).
+    pub about: Vec<(&'static str, String)>,
 }
 
 /// A template in a piece's `moves` or `drops`, with the move type it is listed under.

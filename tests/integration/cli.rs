@@ -534,3 +534,15 @@ fn terminal_play_asks_which_promotion_squares_name() {
         text(&out.stdout)
     );
 }
+
+#[test]
+fn info_prints_what_the_rules_say_of_the_game_and_its_pieces() {
+    let out = zrfc(&["info", "tests/fixtures/boards/hands.zrf"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "Hand Shogi\nplayers: Sente, Gote\ndescription:\n  Take the other King.\n\n  \
+         Pawns taken come back in hand.\nstrategy:\n  Keep a Pawn in hand.\npieces:\n  King\n    \
+         King: one step in any direction\n  Pawn\n"
+    );
+}
