@@ -276,7 +276,7 @@ pub fn run_engine<T: Templates>(
             return ExitCode::from(2);
         }
         Some("help" | "--help" | "-h") => {
-            print!("{ENGINE_HELP}");
+            say(ENGINE_HELP);
             return ExitCode::SUCCESS;
         }
         Some("perft") => perft_command(&make_engine(), &mut options),
@@ -295,7 +295,7 @@ pub fn run_engine<T: Templates>(
         Some("selfplay") => selfplay_command(&make_engine, rules_file, &mut options),
         Some("uci") => crate::uci::run_uci(&make_engine).map_err(|e| format!("uci: {e}")),
         Some("bench") => options.number("--time", 2.0).map(|seconds| {
-            print!("{}", bench(&make_engine(), seconds));
+            say(&bench(&make_engine(), seconds));
         }),
         Some(other) => Err(format!("unknown command {other:?}")),
     };
@@ -424,13 +424,14 @@ fn selfplay_command<T: Templates>(
             std::fs::write(&path, text)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
-        println!("saved {} games in {}", played.len(), dir.display());
+        say(&format!(
+            "saved {} games in {}\n",
+            played.len(),
+            dir.display()
+        ));
     }
     let tally = Tally::of(&played, engine.tables.players.len());
-    print!(
-        "{}",
-        tally.table(&contenders, &engine.tables.player_names())
-    );
+    say(&tally.table(&contenders, &engine.tables.player_names()));
     Ok(())
 }
 
@@ -459,6 +460,12 @@ pub fn contenders(
         pair[1].label.push_str(" (B)");
     }
     pair
+}
+
+/// Writes `text` to standard output; a closed pipe (`engine bench | head`) is not an
+/// error worth a panic.
+fn say(text: &str) {
+    let _ = io::stdout().lock().write_all(text.as_bytes());
 }
 
 /// Cores to use by default.
