@@ -302,6 +302,33 @@ pub(super) fn write_expectations<'a>(
     }
 }
 
+/// Compares per-game statuses with the expectations in `path`: a game expected `good`
+/// that is not any more fails; games not listed are named. Prints `N passed, N failed`;
+/// the exit code.
+pub(super) fn compare_games(path: &Path, statuses: &BTreeMap<String, String>, good: &str) -> u8 {
+    let expected = match read_expectations(path) {
+        Ok(expected) => expected,
+        Err(err) => {
+            eprintln!("error: cannot read {}: {err}", path.display());
+            return 2;
+        }
+    };
+    let mut regressions = 0;
+    for (key, status) in statuses {
+        match expected.get(key) {
+            Some(want) if want == good && status != good => {
+                println!("REGRESSION {key}: expected {good}, got {status}");
+                regressions += 1;
+            }
+            None => println!("NEW {key}: {status} (not in {})", path.display()),
+            _ => {}
+        }
+    }
+    let passed = statuses.len() - regressions;
+    println!("{passed} passed, {regressions} failed");
+    u8::from(regressions > 0)
+}
+
 pub(super) fn read_expectations(path: &Path) -> io::Result<BTreeMap<String, String>> {
     let text = std::fs::read_to_string(path)?;
     Ok(text

@@ -10,8 +10,8 @@ use clap::Args;
 use rayon::prelude::*;
 use zrf_search::{Contender, MatchOptions, Settings};
 
-use super::corpus::{read_expectations, write_expectations};
-use super::differential::{collect, read_keys, Candidate};
+use super::corpus::{compare_games, write_expectations};
+use super::differential::{sample_games, Candidate};
 use super::FrontEndArgs;
 use crate::interp;
 
@@ -48,22 +48,13 @@ pub struct CorpusSelfplayArgs {
 }
 
 pub fn run(args: &CorpusSelfplayArgs) -> u8 {
-    let keys = match &args.sample {
-        Some(path) => match read_keys(path) {
-            Ok(keys) => Some(keys),
-            Err(err) => {
-                eprintln!("error: cannot read {}: {err}", path.display());
-                return 2;
-            }
-        },
-        None => None,
-    };
-    let candidates = match collect(&args.corpus, keys.as_ref(), &args.front_end.options()) {
+    let candidates = match sample_games(
+        &args.corpus,
+        args.sample.as_deref(),
+        &args.front_end.options(),
+    ) {
         Ok(candidates) => candidates,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return 2;
-        }
+        Err(code) => return code,
     };
     println!(
         "{} games, {} selfplay games each at {} s a move, cut after {} turns",
@@ -105,28 +96,7 @@ pub fn run(args: &CorpusSelfplayArgs) -> u8 {
              # selfplay games ran without a panic\n",
             statuses.iter().map(|(k, s)| (k.as_str(), s.as_str())),
         ),
-        Some(path) => {
-            let expected = match read_expectations(path) {
-                Ok(expected) => expected,
-                Err(err) => {
-                    eprintln!("error: cannot read {}: {err}", path.display());
-                    return 2;
-                }
-            };
-            let mut failed = 0;
-            for (key, status) in &statuses {
-                match expected.get(key) {
-                    Some(want) if want == "played" && status != "played" => {
-                        println!("REGRESSION {key}: expected played, got {status}");
-                        failed += 1;
-                    }
-                    None => println!("NEW {key}: {status} (not in {})", path.display()),
-                    _ => {}
-                }
-            }
-            println!("{} passed, {failed} failed", statuses.len() - failed);
-            u8::from(failed > 0)
-        }
+        Some(path) => compare_games(path, &statuses, "played"),
         None => u8::from(played < statuses.len()),
     }
 }

@@ -14,7 +14,7 @@ use std::process::Command;
 use clap::Args;
 use rayon::prelude::*;
 
-use super::corpus::{find_zrf_files, read_expectations, relative_name, write_expectations};
+use super::corpus::{compare_games, find_zrf_files, relative_name, write_expectations};
 use super::FrontEndArgs;
 use crate::build::{manifest, write_if_changed, PackageOptions, RuntimeDependency};
 use crate::codegen::{self, CodegenOptions};
@@ -76,22 +76,11 @@ pub(super) struct Candidate {
 }
 
 pub fn differential(args: &DifferentialArgs) -> u8 {
-    let keys = match &args.sample {
-        Some(path) if args.choose.is_none() => match read_keys(path) {
-            Ok(keys) => Some(keys),
-            Err(err) => {
-                eprintln!("error: cannot read {}: {err}", path.display());
-                return 2;
-            }
-        },
-        _ => None,
-    };
-    let candidates = match collect(&args.corpus, keys.as_ref(), &args.front_end.options()) {
+    // With `--choose`, the sample file is written, not read.
+    let sample = args.sample.as_deref().filter(|_| args.choose.is_none());
+    let candidates = match sample_games(&args.corpus, sample, &args.front_end.options()) {
         Ok(candidates) => candidates,
-        Err(err) => {
-            eprintln!("error: {err}");
-            return 2;
-        }
+        Err(code) => return code,
     };
     if let (Some(count), Some(sample)) = (args.choose, &args.sample) {
         return choose(&candidates, count, sample);
@@ -160,12 +149,32 @@ pub fn differential(args: &DifferentialArgs) -> u8 {
              # engine agreed with the interpreter (or, with --check-only, compiled)\n",
             statuses.iter().map(|(k, s)| (k.as_str(), s.as_str())),
         ),
-        Some(path) => compare(path, &statuses),
+        Some(path) => compare_games(path, &statuses, "agree"),
         None => u8::from(agreed < statuses.len()),
     }
 }
 
-pub(super) fn read_keys(path: &Path) -> std::io::Result<BTreeSet<String>> {
+/// The lowering games of the corpus named in the `sample` file of `path #N` keys, or
+/// all of them; `Err` is the exit code after saying what failed.
+pub(super) fn sample_games(
+    corpus: &Path,
+    sample: Option<&Path>,
+    options: &FrontEndOptions,
+) -> Result<Vec<Candidate>, u8> {
+    let keys = match sample {
+        Some(path) => Some(read_keys(path).map_err(|err| {
+            eprintln!("error: cannot read {}: {err}", path.display());
+            2u8
+        })?),
+        None => None,
+    };
+    collect(corpus, keys.as_ref(), options).map_err(|err| {
+        eprintln!("error: {err}");
+        2
+    })
+}
+
+fn read_keys(path: &Path) -> std::io::Result<BTreeSet<String>> {
     Ok(std::fs::read_to_string(path)?
         .lines()
         .map(str::trim)
@@ -175,7 +184,7 @@ pub(super) fn read_keys(path: &Path) -> std::io::Result<BTreeSet<String>> {
 }
 
 /// The lowering games of the corpus (those named in `keys`, when given), in key order.
-pub(super) fn collect(
+fn collect(
     corpus: &Path,
     keys: Option<&BTreeSet<String>>,
     options: &FrontEndOptions,
@@ -401,30 +410,6 @@ fn write_batch(dir: &Path, batch: &[Candidate], node_budget: u64) -> Result<(), 
     write(dir.join("src/lib.rs"), &lib)?;
     write(dir.join("src/main.rs"), &main)?;
     Ok(())
-}
-
-fn compare(path: &Path, statuses: &BTreeMap<String, String>) -> u8 {
-    let expected = match read_expectations(path) {
-        Ok(expected) => expected,
-        Err(err) => {
-            eprintln!("error: cannot read {}: {err}", path.display());
-            return 2;
-        }
-    };
-    let mut regressions = 0;
-    for (key, status) in statuses {
-        match expected.get(key) {
-            Some(want) if want == "agree" && status != "agree" => {
-                println!("REGRESSION {key}: expected agree, got {status}");
-                regressions += 1;
-            }
-            None => println!("NEW {key}: {status} (not in {})", path.display()),
-            _ => {}
-        }
-    }
-    let passed = statuses.len() - regressions;
-    println!("{passed} passed, {regressions} failed");
-    u8::from(regressions > 0)
 }
 
 /// Greedy cover: games adding the most constructs not yet covered, then the smallest game

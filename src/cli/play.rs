@@ -1,5 +1,5 @@
-//! `zrfc perft`, `moves`, `play`, `selfplay`, `eval` and `bench`: running a game with
-//! the reference interpreter.
+//! `zrfc perft`, `moves`, `show`, `play`, `selfplay`, `uci`, `info`, `eval` and
+//! `bench`: running a game with the reference interpreter.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -16,6 +16,26 @@ use super::{choose_game, run_front_end};
 use crate::frontend::FrontEndOptions;
 use crate::interp::{self, Interpreted};
 
+/// Runs the front end and lowers one game; `Err` is the exit code after saying why
+/// there is none.
+fn lowered_game(
+    file: &Path,
+    variant: Option<&str>,
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> Result<crate::ir::Game, u8> {
+    let front_end = run_front_end(file, options, color, true)?;
+    let chosen = choose_game(file, front_end, variant)?;
+    chosen.game.ok_or_else(|| {
+        eprintln!(
+            "error: {:?} has errors; `zrfc check {}` shows them",
+            chosen.title,
+            file.display()
+        );
+        1
+    })
+}
+
 /// Runs the front end and builds the interpreter for one game; `Err` is the exit code.
 fn load(
     file: &Path,
@@ -23,16 +43,7 @@ fn load(
     options: &FrontEndOptions,
     color: ColorChoice,
 ) -> Result<Interpreted, u8> {
-    let front_end = run_front_end(file, options, color, true)?;
-    let chosen = choose_game(file, front_end, variant)?;
-    let Some(game) = chosen.game else {
-        eprintln!(
-            "error: {:?} has errors; `zrfc check {}` shows them",
-            chosen.title,
-            file.display()
-        );
-        return Err(1);
-    };
+    let game = lowered_game(file, variant, options, color)?;
     if let Some(engine) = &game.engine {
         eprintln!("warning: the moves of {:?} come from the Axiom engine {engine:?}; its ZRF templates are placeholders", game.title);
     }
@@ -386,24 +397,13 @@ pub fn info(
     options: &FrontEndOptions,
     color: ColorChoice,
 ) -> u8 {
-    let front_end = match run_front_end(file, options, color, true) {
-        Ok(front_end) => front_end,
-        Err(code) => return code,
-    };
-    let chosen = match choose_game(file, front_end, variant) {
-        Ok(chosen) => chosen,
-        Err(code) => return code,
-    };
-    let Some(game) = chosen.game else {
-        eprintln!(
-            "error: {:?} has errors; `zrfc check {}` shows them",
-            chosen.title,
-            file.display()
-        );
-        return 1;
-    };
-    print!("{}", about(&game));
-    0
+    match lowered_game(file, variant, options, color) {
+        Ok(game) => {
+            print!("{}", about(&game));
+            0
+        }
+        Err(code) => code,
+    }
 }
 
 /// The text of `zrfc info` for one game.
