@@ -268,6 +268,30 @@ enum Command {
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
+    /// Play in a web browser: serves a page on this machine with the board to click on,
+    /// the computer's replies, undo and redo, the variants, what the rules say of the
+    /// game, the move list and a download of the game as a Zillions saved game.
+    ///
+    /// Click a piece, then where it goes (for a chain of partial moves, click on
+    /// through each step; a drop: click the square). Nothing is fetched from elsewhere;
+    /// the server answers only this machine unless `--address` says otherwise.
+    ///
+    /// Example: `zrfc serve zrf-samples/chess.zrf`, then open http://127.0.0.1:8080/
+    Serve {
+        /// The .zrf file.
+        file: PathBuf,
+        /// The game or variant the page opens with (by title); the first game when absent.
+        #[arg(long, value_name = "TITLE")]
+        variant: Option<String>,
+        /// The port to listen on (0 picks a free one; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        address: String,
+        #[command(flatten)]
+        front_end: FrontEndArgs,
+    },
     /// Print what the rules say of a game for players: title, players, description,
     /// history, strategy and each piece's help, as Zillions' "About this game" did.
     ///
@@ -342,10 +366,11 @@ enum Command {
     CorpusReplay(replay::CorpusReplayArgs),
     /// Compile rules files into native engines: Rust code on the zrf runtime.
     ///
-    /// By default writes a Cargo package: the game as a library, and a `main` with
-    /// `perft DEPTH`, `moves` and `play [--seed N] [--save GAME.zsg]` (a random game,
-    /// saved for Zillions to open). `cargo run --release -- perft 5` in the package then
-    /// runs the compiled engine. `--emit rs` writes the module alone.
+    /// By default writes a Cargo package: the game as a library, and a `main` with the
+    /// commands `perft DEPTH`, `moves`, `play` (against the computer), `selfplay`,
+    /// `bench`, `uci`, `serve` (the web page) and `info`; `help` in the package lists
+    /// their options. `cargo run --release -- perft 5` in the package then runs the
+    /// compiled engine. `--emit rs` writes the module alone.
     ///
     /// Example: `zrfc build zrf-samples/chess.zrf -o chess-engine`
     Build(build::BuildArgs),
@@ -635,6 +660,19 @@ pub fn main() -> ExitCode {
             variant,
             front_end,
         } => play::info(&file, variant.as_deref(), &front_end.options(), color),
+        Command::Serve {
+            file,
+            variant,
+            port,
+            address,
+            front_end,
+        } => play::serve(
+            &file,
+            variant.as_deref(),
+            &format!("{address}:{port}"),
+            &front_end.options(),
+            color,
+        ),
         Command::Uci {
             file,
             variant,

@@ -10,6 +10,7 @@ use zrf_runtime::Game;
 use zrf_search::board;
 use zrf_search::driver;
 use zrf_search::terminal::{self, Seats};
+use zrf_search::web;
 use zrf_search::{Contender, MatchGame, MatchOptions, Settings, Tally};
 
 use super::{choose_game, run_front_end};
@@ -233,10 +234,7 @@ pub fn play(
     };
     let mut stdout = io::stdout().lock();
     let _ = writeln!(stdout, "{}", tables.title);
-    let rules_name = file.file_name().map_or_else(
-        || file.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let rules_name = rules_file_name(file);
     let seats = Seats {
         humans,
         settings: request.settings,
@@ -397,41 +395,85 @@ pub fn info(
     options: &FrontEndOptions,
     color: ColorChoice,
 ) -> u8 {
-    match lowered_game(file, variant, options, color) {
-        Ok(game) => {
-            print!("{}", about(&game));
+    match load(file, variant, options, color) {
+        Ok(engine) => {
+            print!("{}", board::about_text(&engine.tables));
             0
         }
         Err(code) => code,
     }
 }
 
-/// The text of `zrfc info` for one game.
-fn about(game: &crate::ir::Game) -> String {
-    let indent = |text: &str| -> String {
-        text.lines()
-            .map(|l| match l {
-                "" => "\n".to_string(),
-                l => format!("  {l}\n"),
-            })
-            .collect()
+/// `zrfc serve`: the game in a browser, every variant of the file that lowers in its
+/// menu.
+pub fn serve(
+    file: &Path,
+    variant: Option<&str>,
+    address: &str,
+    options: &FrontEndOptions,
+    color: ColorChoice,
+) -> u8 {
+    let front_end = match run_front_end(file, options, color, true) {
+        Ok(front_end) => front_end,
+        Err(code) => return code,
     };
-    let players: Vec<&str> = game.players.iter().map(|p| p.name.as_str()).collect();
-    let mut text = format!("{}\nplayers: {}\n", game.title, players.join(", "));
-    for (section, words) in &game.about {
-        text.push_str(&format!("{section}:\n{}", indent(words)));
-    }
-    let pieces: Vec<&crate::ir::Piece> = game.pieces.iter().filter(|p| !p.dummy).collect();
-    if !pieces.is_empty() {
-        text.push_str("pieces:\n");
-        for piece in pieces {
-            text.push_str(&format!("  {}\n", piece.name));
-            for (_, words) in &piece.about {
-                text.push_str(&indent(&indent(words)));
-            }
+    let games: Vec<crate::ir::Game> = front_end.games.into_iter().filter_map(|g| g.game).collect();
+    let titles: Vec<String> = games.iter().map(|g| g.title.clone()).collect();
+    let first = match variant {
+        None => Some(0),
+        Some(title) => titles
+            .iter()
+            .position(|t| t == title)
+            .or_else(|| titles.iter().position(|t| t.eq_ignore_ascii_case(title))),
+    };
+    let Some(first) = first.filter(|&i| i < games.len()) else {
+        eprintln!(
+            "error: no game or variant {} without errors in {}",
+            variant.map_or(String::new(), |v| format!("{v:?} ")),
+            file.display()
+        );
+        eprintln!("help: `zrfc check {}` shows what is wrong", file.display());
+        return 1;
+    };
+    let rules_name = rules_file_name(file);
+    let open = |index: usize| -> Result<Box<dyn web::Table>, String> {
+        let engine = interp::engine(games[index].clone()).map_err(|e| e.to_string())?;
+        Ok(Box::new(web::Session::new(engine, &rules_name)))
+    };
+    let site = web::Site {
+        variants: titles,
+        first,
+        open: &open,
+    };
+    let server = match web::bind(address) {
+        Ok(server) => server,
+        Err(message) => {
+            eprintln!("error: {message}");
+            eprintln!("help: `--port 0` picks a free port");
+            return 2;
+        }
+    };
+    println!(
+        "serving {} at {} (Ctrl-C stops)",
+        site.variants[first],
+        web::page_address(&server)
+    );
+    let _ = io::stdout().flush();
+    match web::serve(&server, &site) {
+        Ok(()) => 0,
+        Err(message) => {
+            eprintln!("error: {message}");
+            1
         }
     }
-    text
+}
+
+/// The name saved games give the rules: the file's own.
+fn rules_file_name(file: &Path) -> String {
+    file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// `zrfc eval`: the piece values worked out from the rules, and the search chosen.

@@ -12,6 +12,7 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
     w.block("pub fn tables() -> Tables", |w| {
         w.block("Tables", |w| {
             w.line(format!("title: {}.to_string(),", string_literal(&tables.title)));
+            prose(w, "about", "", ",", &tables.about);
             strings(w, "positions", &tables.positions);
             let rects = tables.rects.iter().map(|r| match r {
                 Some([l, t, r, b]) => format!("Some([{l}, {t}, {r}, {b}])"),
@@ -56,11 +57,13 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
             w.line(format!("repeat_from: {},", tables.repeat_from));
             w.enclosed("pieces: vec![", "],", |w| {
                 for piece in &tables.pieces {
-                    w.line(format!(
-                        "PieceInfo {{ name: {}.to_string(), default_attributes: {:#x} }},",
+                    let head = format!(
+                        "PieceInfo {{ name: {}.to_string(), default_attributes: {:#x}, dummy: {}, ",
                         string_literal(&piece.name),
-                        piece.default_attributes
-                    ));
+                        piece.default_attributes,
+                        piece.dummy
+                    );
+                    prose(w, "about", &head, " },", &piece.about);
                 }
             });
             strings(w, "attributes", &tables.attributes);
@@ -181,6 +184,24 @@ fn strings(w: &mut RustWriter, field: &str, items: &[String]) {
             .map(|s| format!("{}.to_string()", string_literal(s))),
         8,
     );
+}
+
+/// `field: vec![(section, words), ...]` after `head`, then `tail`: sections of prose
+/// one per line.
+fn prose(w: &mut RustWriter, field: &str, head: &str, tail: &str, sections: &[(String, String)]) {
+    if sections.is_empty() {
+        w.line(format!("{head}{field}: Vec::new(){tail}"));
+        return;
+    }
+    w.enclosed(format!("{head}{field}: vec!["), &format!("]{tail}"), |w| {
+        for (section, words) in sections {
+            w.line(format!(
+                "({}.to_string(), {}.to_string()),",
+                string_literal(section),
+                string_literal(words)
+            ));
+        }
+    });
 }
 
 fn turn(t: &Turn, names: &Names) -> String {

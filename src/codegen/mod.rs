@@ -310,11 +310,46 @@ fn emit_game(
     Ok(())
 }
 
-/// Every identifier-like word of `text`.
+/// Every identifier-like word of `text`, Rust code, outside its string literals and
+/// comments (the rules' prose is emitted as strings and may name anything).
 fn identifiers(text: &str) -> BTreeSet<&str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
-        .collect()
+    let mut words = BTreeSet::new();
+    let mut word_start = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word_start.get_or_insert(at);
+            continue;
+        }
+        if let Some(start) = word_start.take() {
+            words.insert(&text[start..at]);
+        }
+        match c {
+            '"' => {
+                while let Some((_, c)) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '/' if chars.peek().is_some_and(|&(_, next)| next == '/') => {
+                for (_, c) in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(start) = word_start {
+        words.insert(&text[start..]);
+    }
+    words
 }
 
 fn block_attacks(block: &ir::Block) -> bool {

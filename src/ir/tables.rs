@@ -81,6 +81,7 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
         .collect();
     let mut tables = Tables {
         title: game.title.clone(),
+        about: owned_prose(&game.about),
         positions: board.positions.iter().map(|p| p.name.clone()).collect(),
         rects: board.positions.iter().map(|p| p.rect).collect(),
         directions: board.directions.clone(),
@@ -126,6 +127,8 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
                     .iter()
                     .filter(|(_, value)| *value)
                     .fold(0, |bits, (a, _)| bits | 1 << a.0),
+                dummy: p.dummy,
+                about: owned_prose(&p.about),
             })
             .collect(),
         attributes: game.attributes.clone(),
@@ -171,6 +174,14 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
 }
 
 /// Each game draws its own hash keys, from its title.
+/// Sections of prose (`description`, `help`, ...) with their names owned.
+fn owned_prose(about: &[(&'static str, String)]) -> Vec<(String, String)> {
+    about
+        .iter()
+        .map(|(section, words)| (section.to_string(), words.clone()))
+        .collect()
+}
+
 fn zobrist_seed(title: &str) -> u64 {
     let mut hash = Fnv1a::new();
     hash.write(title.as_bytes());

@@ -13,6 +13,7 @@ mod samples;
 mod search;
 mod syntax_diagnostics;
 mod ui;
+mod web;
 mod zsg;
 
 use std::path::Path;

@@ -40,6 +40,10 @@ pub struct PieceInfo {
     pub name: String,
     /// Bit `a` set: attribute `a` starts true.
     pub default_attributes: u32,
+    /// `(dummy)`: a technical piece (markers, counters), not shown to players.
+    pub dummy: bool,
+    /// What the rules say of it for players: `help`, then `description`, those given.
+    pub about: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug)]
@@ -153,6 +157,9 @@ impl Filter {
 #[derive(Clone, Debug)]
 pub struct Tables {
     pub title: String,
+    /// What the rules say of the game for players, as Zillions' "About this game" showed
+    /// it: `description`, `history` and `strategy`, those given, in that order.
+    pub about: Vec<(String, String)>,
     pub positions: Vec<String>,
     /// Where each position is drawn, `[left, top, right, bottom]` in the pixels of the
     /// rules' board image; `None` for positions not drawn (dummies) or given no

@@ -12,6 +12,7 @@ fn row(squares: u32) -> Tables {
     }
     Tables {
         title: "row".into(),
+        about: Vec::new(),
         positions: (0..squares).map(|p| format!("p{p}")).collect(),
         rects: vec![None; squares as usize],
         directions: vec!["e".into(), "w".into()],
@@ -45,6 +46,8 @@ fn row(squares: u32) -> Tables {
             .map(|n| PieceInfo {
                 name: n.to_string(),
                 default_attributes: 0,
+                dummy: false,
+                about: Vec::new(),
             })
             .collect(),
         attributes: vec!["marked?".into()],

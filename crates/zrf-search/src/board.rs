@@ -376,3 +376,36 @@ fn escape(text: &str) -> String {
     }
     out
 }
+
+/// What the rules say of the game for players, as Zillions' "About this game" showed
+/// it: the title, the players, the description, history and strategy, then each piece
+/// (dummies left out) with its help text.
+pub fn about_text(tables: &Tables) -> String {
+    let indent = |text: &str| -> String {
+        text.lines()
+            .map(|l| match l {
+                "" => "\n".to_string(),
+                l => format!("  {l}\n"),
+            })
+            .collect()
+    };
+    let mut text = format!(
+        "{}\nplayers: {}\n",
+        tables.title,
+        tables.player_names().join(", ")
+    );
+    for (section, words) in &tables.about {
+        let _ = write!(text, "{section}:\n{}", indent(words));
+    }
+    let pieces: Vec<_> = tables.pieces.iter().filter(|p| !p.dummy).collect();
+    if !pieces.is_empty() {
+        text.push_str("pieces:\n");
+        for piece in pieces {
+            let _ = writeln!(text, "  {}", piece.name);
+            for (_, words) in &piece.about {
+                text.push_str(&indent(&indent(words)));
+            }
+        }
+    }
+    text
+}

@@ -172,6 +172,10 @@ commands:
   play                 play a game: the computer against itself, or against --human
   selfplay             play a match of computer players and print a results table
   bench                measure perft, random playouts and search speed
+  serve                play in a web browser: a page served on this machine, with
+                       the board to click on, undo, redo, variants and .zsg download
+  info                 what the rules say of the game: description, history,
+                       strategy and each piece's help
   uci                  speak the Universal Chess Interface on stdin/stdout (for
                        tournament managers and python-chess; moves as e2e4, e7e8q,
                        P@e4 on boards of squares named a1.., else saved-game notation
@@ -201,7 +205,62 @@ selfplay options:
 
 bench options:
   --time SECONDS       time per measure (default 2)
+
+serve options:
+  --port N             the port to listen on (default 8080; 0 picks a free one)
+  --address ADDRESS    the address to listen on (default 127.0.0.1: this machine)
 ";
+
+/// The `serve` command of a compiled package with several games: `variants` are its
+/// games for the page's menu, `variant` the one asked for with `--variant` (the first
+/// when absent), `args` what follows `serve`. (A package of one game serves it from
+/// [`run_engine`].)
+#[cfg(feature = "web")]
+pub fn serve_variants(
+    variants: &[crate::web::Variant],
+    variant: Option<&str>,
+    rules_file: &str,
+    args: Vec<String>,
+) -> ExitCode {
+    let mut options = Options { args };
+    let first = match variant {
+        None => Ok(0),
+        Some(title) => variants
+            .iter()
+            .position(|(t, _)| t.eq_ignore_ascii_case(title))
+            .ok_or_else(|| format!("no variant {title:?}")),
+    };
+    let titles = variants.iter().map(|(t, _)| t.to_string()).collect();
+    let open = |index: usize| Ok((variants[index].1)(rules_file));
+    let result = first.and_then(|first| serve_command(titles, first, &open, &mut options));
+    finish(result, &options)
+}
+
+/// Serves the page with these games, `first` open, until the process is stopped.
+#[cfg(feature = "web")]
+fn serve_command(
+    variants: Vec<String>,
+    first: usize,
+    open: &crate::web::Opener<'_>,
+    options: &mut Options,
+) -> Result<(), String> {
+    use crate::web;
+    let port: u16 = options.number("--port", 8080)?;
+    let address = options.take("--address");
+    let address = address.as_deref().unwrap_or("127.0.0.1");
+    let server = web::bind(&format!("{address}:{port}"))?;
+    say(&format!(
+        "serving {} at {} (Ctrl-C stops)\n",
+        variants[first],
+        web::page_address(&server)
+    ));
+    let site = web::Site {
+        variants,
+        first,
+        open,
+    };
+    web::serve(&server, &site)
+}
 
 /// Parsed options of the engine command line: `--name value` pairs and flags.
 struct Options {
@@ -259,7 +318,7 @@ fn limits(options: &mut Options, default_level: u32) -> Result<Limits, String> {
 /// The command line of a compiled engine: `args` after the program name (and after
 /// `--variant TITLE`, which the generated `main` takes), `make_engine` the game's
 /// constructor, `rules_file` the name saved games give for it.
-pub fn run_engine<T: Templates>(
+pub fn run_engine<T: Templates + 'static>(
     make_engine: fn() -> Engine<T>,
     rules_file: &str,
     args: Vec<String>,
@@ -294,11 +353,29 @@ pub fn run_engine<T: Templates>(
         Some("play") => play_command(&make_engine(), &make_engine, rules_file, &mut options),
         Some("selfplay") => selfplay_command(&make_engine, rules_file, &mut options),
         Some("uci") => crate::uci::run_uci(&make_engine).map_err(|e| format!("uci: {e}")),
+        #[cfg(feature = "web")]
+        Some("serve") => {
+            let title = make_engine().tables.title.clone();
+            let open = |_| {
+                let session = crate::web::Session::new(make_engine(), rules_file);
+                Ok(Box::new(session) as Box<dyn crate::web::Table>)
+            };
+            serve_command(vec![title], 0, &open, &mut options)
+        }
+        Some("info") => {
+            say(&crate::board::about_text(&make_engine().tables));
+            Ok(())
+        }
         Some("bench") => options.number("--time", 2.0).map(|seconds| {
             say(&bench(&make_engine(), seconds));
         }),
         Some(other) => Err(format!("unknown command {other:?}")),
     };
+    finish(result, &options)
+}
+
+/// The exit code for a command's result, warning of arguments it left unread.
+fn finish(result: Result<(), String>, options: &Options) -> ExitCode {
     let leftover = options.args.first().cloned();
     match (result, leftover) {
         (Ok(()), None) => ExitCode::SUCCESS,

@@ -19,6 +19,8 @@ mod selfplay;
 pub mod terminal;
 mod tt;
 pub mod uci;
+#[cfg(feature = "web")]
+pub mod web;
 
 pub use ai::{level_limits, Ai, Algorithm, Choice, Settings};
 pub use alphabeta::{alpha_beta, AlphaBetaOptions, Found, Iteration, Limits, WIN, WIN_BOUND};
