@@ -336,18 +336,34 @@ impl Lower<'_> {
         })
     }
 
+    /// `TYPE`, `(opponent TYPE)`, `(any-owner TYPE)`, or `(not ...)` of one of those.
     fn piece_ref(&mut self, node: &ENode) -> Option<PieceRef> {
+        if let Some([qualifier, inner]) = node.as_list() {
+            if self.text(qualifier) == "not" {
+                return self.owned_piece(inner).map(|owned| match owned {
+                    PieceRef::Own(piece) => PieceRef::NotOwn(piece),
+                    PieceRef::Opponent(piece) => PieceRef::NotOpponent(piece),
+                    PieceRef::AnyOwner(piece) => PieceRef::NotAnyOwner(piece),
+                    // `owned_piece` gives none of these.
+                    negated => negated,
+                });
+            }
+        }
+        self.owned_piece(node)
+    }
+
+    /// `TYPE`, `(opponent TYPE)` or `(any-owner TYPE)`.
+    fn owned_piece(&mut self, node: &ENode) -> Option<PieceRef> {
         if let Some([qualifier, piece]) = node.as_list() {
-            let piece = PieceId(self.lookup(piece, NameKind::Piece)?);
-            return match self.text(qualifier) {
-                "opponent" => Some(PieceRef::Opponent(piece)),
-                "any-owner" => Some(PieceRef::AnyOwner(piece)),
-                "not" => Some(PieceRef::Absent(piece)),
+            let make = match self.text(qualifier) {
+                "opponent" => PieceRef::Opponent,
+                "any-owner" => PieceRef::AnyOwner,
                 _ => {
                     self.malformed(qualifier, "opponent, any-owner or not");
-                    None
+                    return None;
                 }
             };
+            return Some(make(PieceId(self.lookup(piece, NameKind::Piece)?)));
         }
         self.lookup(node, NameKind::Piece)
             .map(|p| PieceRef::Own(PieceId(p)))

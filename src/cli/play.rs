@@ -160,7 +160,7 @@ pub fn moves(
         let _ = writeln!(stdout, "{}", engine.notation(&state, m));
     }
     if let Some(outcome) = engine.outcome(&state, &moves) {
-        let _ = writeln!(stdout, "game over: {outcome:?}");
+        let _ = writeln!(stdout, "game over: {}", outcome.describe(&engine.tables));
     }
     0
 }

@@ -245,7 +245,9 @@ fn piece_ref(r: &PieceRef, names: &Names) -> String {
         PieceRef::Own(k) => ("Own", k),
         PieceRef::Opponent(k) => ("Opponent", k),
         PieceRef::AnyOwner(k) => ("AnyOwner", k),
-        PieceRef::Absent(k) => ("Absent", k),
+        PieceRef::NotOwn(k) => ("NotOwn", k),
+        PieceRef::NotOpponent(k) => ("NotOpponent", k),
+        PieceRef::NotAnyOwner(k) => ("NotAnyOwner", k),
     };
     format!("PieceRef::{variant}({})", kind_name(kind, names))
 }

@@ -394,7 +394,9 @@ impl Dumper<'_> {
             PieceRef::Own(p) => self.piece_name(*p).to_string(),
             PieceRef::Opponent(p) => format!("(opponent {})", self.piece_name(*p)),
             PieceRef::AnyOwner(p) => format!("(any-owner {})", self.piece_name(*p)),
-            PieceRef::Absent(p) => format!("(not {})", self.piece_name(*p)),
+            PieceRef::NotOwn(p) => format!("(not {})", self.piece_name(*p)),
+            PieceRef::NotOpponent(p) => format!("(not (opponent {}))", self.piece_name(*p)),
+            PieceRef::NotAnyOwner(p) => format!("(not (any-owner {}))", self.piece_name(*p)),
         }
     }
 

@@ -291,8 +291,12 @@ pub enum PieceRef {
     Own(PieceId),
     Opponent(PieceId),
     AnyOwner(PieceId),
-    /// `(not TYPE)`: no such piece.
-    Absent(PieceId),
+    /// `(not TYPE)`: not a piece of that type of the goal's player.
+    NotOwn(PieceId),
+    /// `(not (opponent TYPE))`.
+    NotOpponent(PieceId),
+    /// `(not (any-owner TYPE))`: no piece of that type.
+    NotAnyOwner(PieceId),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

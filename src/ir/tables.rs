@@ -208,7 +208,9 @@ fn piece_ref(r: &ir::PieceRef) -> PieceRef {
         ir::PieceRef::Own(p) => PieceRef::Own(p.0 as u16),
         ir::PieceRef::Opponent(p) => PieceRef::Opponent(p.0 as u16),
         ir::PieceRef::AnyOwner(p) => PieceRef::AnyOwner(p.0 as u16),
-        ir::PieceRef::Absent(p) => PieceRef::Absent(p.0 as u16),
+        ir::PieceRef::NotOwn(p) => PieceRef::NotOwn(p.0 as u16),
+        ir::PieceRef::NotOpponent(p) => PieceRef::NotOpponent(p.0 as u16),
+        ir::PieceRef::NotAnyOwner(p) => PieceRef::NotAnyOwner(p.0 as u16),
     }
 }
 

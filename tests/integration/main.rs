@@ -4,6 +4,7 @@ mod boards;
 mod cli;
 mod codegen;
 mod expand;
+mod fidelity;
 mod frontend_properties;
 mod includes;
 mod perft;

@@ -2,7 +2,9 @@
 //! first that holds decides. Conditions about the next turn (`stalemated`, `checkmated`,
 //! `repetition`) hold only for the player now to move. A third repetition ends the game
 //! even without a `repetition` goal (a draw, then), and so does a player with no legal
-//! move for whom no goal fires.
+//! move for whom no goal fires. Before the first turn only that last rule applies (with
+//! the goals about having no move): a setup that already meets a goal does not end the
+//! game before it starts.
 
 use crate::engine::{Engine, Move, Outcome, Templates};
 use crate::state::State;
@@ -18,7 +20,14 @@ pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) 
         moves,
         to_move,
     };
+    let at_start = state.turn == 0;
+    if at_start && !moves.is_empty() {
+        return None;
+    }
     for goal in &tables.goals {
+        if at_start && !goal.condition.is_about_having_no_move() {
+            continue;
+        }
         for &player in &goal.players {
             if !view.holds(&goal.condition, player) {
                 continue;
@@ -123,13 +132,7 @@ impl<T: Templates> View<'_, T> {
     }
 
     fn matches(&self, piece: PieceRef, player: PlayerIx, pos: Pos) -> bool {
-        let at = self.state.at(pos);
-        match piece {
-            PieceRef::Own(kind) => at.is_some_and(|p| p.kind == kind && p.owner == player),
-            PieceRef::Opponent(kind) => at.is_some_and(|p| p.kind == kind && p.owner != player),
-            PieceRef::AnyOwner(kind) => at.is_some_and(|p| p.kind == kind),
-            PieceRef::Absent(kind) => at.is_none_or(|p| p.kind != kind),
-        }
+        piece.holds(self.state.at(pos), player)
     }
 
     /// Whether [`View::piece_count`] is `count`.

@@ -97,9 +97,74 @@ pub struct History {
     pub hash: u64,
     pub previous: Option<Rc<History>>,
     /// Bit `hash >> 58` of this entry's hash and of every earlier one: a position whose
-    /// bit is clear occurred nowhere before, known without walking the list (and so
-    /// after most moves of a short game or a search).
+    /// bit is clear occurred nowhere before, known without counting (and so after most
+    /// moves of a short game).
     seen: u64,
+    /// How often each hash occurs in this entry and the ones before it: made when first
+    /// asked for, from the previous entry's (a persistent map, so the entries share
+    /// it), so that a repetition test costs the same at any length of game.
+    counts: OnceCell<Counts>,
+}
+
+type Counts = rpds::HashTrieMap<u64, u32>;
+
+impl History {
+    pub(crate) fn new(hash: u64, previous: Option<Rc<History>>) -> History {
+        let seen = previous.as_ref().map_or(0, |p| p.seen) | seen_bit(hash);
+        History {
+            hash,
+            previous,
+            seen,
+            counts: OnceCell::new(),
+        }
+    }
+
+    /// Occurrences of `hash` in this entry and the ones before it.
+    pub(crate) fn occurrences_of(&self, hash: u64) -> usize {
+        if self.seen & seen_bit(hash) == 0 {
+            return 0;
+        }
+        self.counts().get(&hash).map_or(0, |&n| n as usize)
+    }
+
+    fn counts(&self) -> &Counts {
+        if let Some(counts) = self.counts.get() {
+            return counts;
+        }
+        // The entries back to the newest one that has its counts, filled oldest first
+        // (by a loop: a long game must not recurse once per turn).
+        let mut missing = vec![self];
+        let mut entry = self;
+        while let Some(previous) = entry.previous.as_deref() {
+            if previous.counts.get().is_some() {
+                break;
+            }
+            missing.push(previous);
+            entry = previous;
+        }
+        for entry in missing.into_iter().rev() {
+            let before = entry.previous.as_deref().map(History::counts);
+            let mut counts = before.cloned().unwrap_or_default();
+            let count = counts.get(&entry.hash).copied().unwrap_or(0);
+            counts.insert_mut(entry.hash, count + 1);
+            let _ = entry.counts.set(counts);
+        }
+        self.counts.get().expect("filled above")
+    }
+}
+
+impl Drop for History {
+    /// Unlinks the entries one by one: dropping a long game's list by recursion would
+    /// overflow the stack.
+    fn drop(&mut self) {
+        let mut next = self.previous.take();
+        while let Some(entry) = next {
+            match Rc::try_unwrap(entry) {
+                Ok(mut only) => next = only.previous.take(),
+                Err(_) => break,
+            }
+        }
+    }
 }
 
 /// The bit of `hash` in [`History::seen`].
@@ -205,14 +270,8 @@ impl State {
 
     /// This position as an entry of its successors' history, made on first use.
     fn history_entry(&self, hash: u64) -> &Rc<History> {
-        self.entry.get_or_init(|| {
-            let earlier = self.previous.as_ref().map_or(0, |p| p.seen);
-            Rc::new(History {
-                hash,
-                previous: self.previous.clone(),
-                seen: earlier | seen_bit(hash),
-            })
-        })
+        self.entry
+            .get_or_init(|| Rc::new(History::new(hash, self.previous.clone())))
     }
 
     /// Sets the hash of a position made by [`State::successor`].
@@ -322,12 +381,7 @@ impl State {
         state.hash = snapshot.hash;
         let mut previous: Option<Rc<History>> = None;
         for &hash in &snapshot.history {
-            let seen = previous.as_ref().map_or(0, |p| p.seen) | seen_bit(hash);
-            previous = Some(Rc::new(History {
-                hash,
-                previous,
-                seen,
-            }));
+            previous = Some(Rc::new(History::new(hash, previous)));
         }
         state.previous = previous;
         state
@@ -529,20 +583,7 @@ impl State {
     /// How many times this position occurred, this time included.
     pub fn occurrences(&self, tables: &Tables) -> usize {
         let hash = self.hash(tables);
-        if self
-            .previous
-            .as_ref()
-            .is_none_or(|p| p.seen & seen_bit(hash) == 0)
-        {
-            return 1;
-        }
-        let mut node = self.previous.as_deref();
-        let mut count = 1;
-        while let Some(h) = node {
-            count += usize::from(h.hash == hash);
-            node = h.previous.as_deref();
-        }
-        count
+        1 + self.previous.as_ref().map_or(0, |p| p.occurrences_of(hash))
     }
 
     /// Applies one step to the board (not the turn counter).

@@ -64,10 +64,41 @@ pub enum GoalKind {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PieceRef {
+    /// A piece of that type of the goal's player.
     Own(Kind),
     Opponent(Kind),
     AnyOwner(Kind),
-    Absent(Kind),
+    /// `(not TYPE)`: anything but a piece of that type of the goal's player.
+    NotOwn(Kind),
+    /// `(not (opponent TYPE))`.
+    NotOpponent(Kind),
+    /// `(not (any-owner TYPE))`: no piece of that type.
+    NotAnyOwner(Kind),
+}
+
+impl PieceRef {
+    /// Whether `at`, what stands on a square, is what this asks for, for `player`.
+    pub fn holds(self, at: Option<crate::state::Piece>, player: PlayerIx) -> bool {
+        let is = |kind: Kind, owner_fits: fn(PlayerIx, PlayerIx) -> bool| {
+            at.is_some_and(|p| p.kind == kind && owner_fits(p.owner, player))
+        };
+        match self {
+            PieceRef::Own(kind) => is(kind, |owner, player| owner == player),
+            PieceRef::Opponent(kind) => is(kind, |owner, player| owner != player),
+            PieceRef::AnyOwner(kind) => is(kind, |_, _| true),
+            PieceRef::NotOwn(kind) => !PieceRef::Own(kind).holds(at, player),
+            PieceRef::NotOpponent(kind) => !PieceRef::Opponent(kind).holds(at, player),
+            PieceRef::NotAnyOwner(kind) => !PieceRef::AnyOwner(kind).holds(at, player),
+        }
+    }
+
+    /// Whether this asks for a square without some piece.
+    pub fn is_negated(self) -> bool {
+        matches!(
+            self,
+            PieceRef::NotOwn(_) | PieceRef::NotOpponent(_) | PieceRef::NotAnyOwner(_)
+        )
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +132,21 @@ pub enum GoalCond {
     And(Vec<GoalCond>),
     Or(Vec<GoalCond>),
     Not(Box<GoalCond>),
+}
+
+impl GoalCond {
+    /// Whether the condition is about the player to move having no legal move
+    /// (`stalemated`, `checkmated`), in whole or in part.
+    pub fn is_about_having_no_move(&self) -> bool {
+        match self {
+            GoalCond::Stalemated | GoalCond::Checkmated(_) => true,
+            GoalCond::And(parts) | GoalCond::Or(parts) => {
+                parts.iter().any(GoalCond::is_about_having_no_move)
+            }
+            GoalCond::Not(inner) => inner.is_about_having_no_move(),
+            _ => false,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -1,6 +1,8 @@
 //! The rule primitives on a tiny board: a row of squares `p0 .. pN` linked east/west.
 
-use crate::state::{Change, Piece, State, Step};
+use std::rc::Rc;
+
+use crate::state::{Change, History, Piece, State, Step};
 use crate::tables::{Derived, Options, PieceInfo, Player, Tables, Turn, NO_POS};
 use crate::{Footprint, Loc, NeverNote, Run, Steps, Zobrist};
 
@@ -380,7 +382,7 @@ fn position_hashes_tell_pieces_attributes_stocks_and_the_mover_apart() {
         }),
     );
     let mut stocked = one.clone();
-    std::rc::Rc::make_mut(&mut stocked.stock)[0] = 1;
+    Rc::make_mut(&mut stocked.stock)[0] = 1;
     let mut other_mover = one.clone();
     other_mover.turn = 1;
     let others = [
@@ -540,4 +542,30 @@ fn a_filter_allows_every_template_or_only_those_of_its_move_type() {
         let allowed = [None, Some(0), Some(1), Some(u16::MAX)].map(|t| filter.allows(t));
         assert_eq!(allowed, expected, "{filter:?}");
     }
+}
+
+#[test]
+fn a_long_history_counts_repetitions_and_drops_without_recursing() {
+    // Three positions in turn, over more turns than a recursive count or drop survives.
+    let hashes = [
+        0x1111_0000_0000_0001_u64,
+        0x2222_0000_0000_0002,
+        0xf333_0000_0000_0003,
+    ];
+    let turns = 300_000;
+    let mut history: Option<Rc<History>> = None;
+    for turn in 0..turns {
+        history = Some(Rc::new(History::new(hashes[turn % 3], history)));
+    }
+    let newest = history.expect("entries");
+    assert_eq!(newest.occurrences_of(hashes[0]), turns / 3);
+    assert_eq!(newest.occurrences_of(hashes[2]), turns / 3);
+    assert_eq!(newest.occurrences_of(0x4444_0000_0000_0004), 0);
+    let earlier = newest.previous.clone().expect("an earlier entry");
+    assert_eq!(
+        earlier.occurrences_of(hashes[(turns - 1) % 3]),
+        turns / 3 - 1
+    );
+    drop(earlier);
+    drop(newest);
 }

@@ -329,19 +329,16 @@ impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
 /// Whether `piece` on a square meets `want` of a line of `player`'s, and whether it
 /// still could (an empty square can be filled).
 fn square_fits(at: Option<Piece>, want: PieceRef, player: PlayerIx) -> (bool, bool) {
-    match (want, at) {
-        (PieceRef::Own(kind), Some(p)) => {
-            let fits = p.kind == kind && p.owner == player;
+    if want.is_negated() {
+        // Not counted as progress towards the line; the square may still do.
+        return (false, want.holds(at, player));
+    }
+    match at {
+        Some(_) => {
+            let fits = want.holds(at, player);
             (fits, fits)
         }
-        (PieceRef::Opponent(kind), Some(p)) => {
-            let fits = p.kind == kind && p.owner != player;
-            (fits, fits)
-        }
-        (PieceRef::AnyOwner(kind), Some(p)) => (p.kind == kind, p.kind == kind),
-        (PieceRef::Absent(kind), Some(p)) => (false, p.kind != kind),
-        (PieceRef::Absent(_), None) => (false, true),
-        (_, None) => (false, true),
+        None => (false, true),
     }
 }
 

@@ -1,0 +1,67 @@
+//! Behaviours where Zillions' choice is decided in docs/semantics.md, each on a small
+//! rules file written for it (`tests/fixtures/fidelity/`).
+
+use std::process::Command;
+
+/// `zrfc ARGS...` in the project folder: exit code, stdout lines, stderr.
+fn zrfc(args: &[&str]) -> (Option<i32>, Vec<String>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_zrfc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run zrfc: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    (
+        out.status.code(),
+        stdout.lines().map(str::to_string).collect(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn fixture(name: &str) -> String {
+    format!("tests/fixtures/fidelity/{name}")
+}
+
+/// The legal moves at the start (after `after`), which must be listed without error.
+fn moves(name: &str, after: &[&str]) -> Vec<String> {
+    let file = fixture(name);
+    let mut args = vec!["moves", file.as_str()];
+    if !after.is_empty() {
+        args.push("--after");
+        args.extend_from_slice(after);
+    }
+    let (code, lines, stderr) = zrfc(&args);
+    assert_eq!(code, Some(0), "{stderr}");
+    lines
+}
+
+#[test]
+fn a_negated_predicate_looking_off_the_board_is_false() {
+    assert_eq!(moves("negated_off_board.zrf", &[]), ["Stone a1 - b1"]);
+}
+
+#[test]
+fn not_in_absolute_config_is_about_the_goal_players_own_pieces() {
+    // Black's goal: a1 holds no Black King. White's King stands there, so it holds
+    // once goals are tested, after White's first turn.
+    assert_eq!(
+        moves("absolute_config_not.zrf", &["Stone b1 - c1"]),
+        ["game over: Black wins"]
+    );
+    let (code, ir, stderr) = zrfc(&["ir", &fixture("absolute_config_not.zrf")]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(ir.contains(
+        &"win-goal (White) (absolute-config (not (opponent King)) (not (any-owner King)) (b1))"
+            .to_string()
+    ));
+}
+
+#[test]
+fn goals_are_tested_after_turns_not_on_the_setup() {
+    assert_eq!(moves("goal_met_by_setup.zrf", &[]), ["Stone b1 - c1"]);
+    assert_eq!(
+        moves("goal_met_by_setup.zrf", &["Stone b1 - c1"]),
+        ["game over: White wins"]
+    );
+}
