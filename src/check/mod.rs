@@ -208,14 +208,16 @@ const KNOWN_SECTIONS: &[&str] = &[
     "count-condition",
     "move-priorities",
     "engine",
-    "animate-captures",
-    "animate-drops",
-    "pass-turn",
-    "pass-partial",
-    "allow-flipping",
-    "recycle-captures",
-    "maximal-captures",
 ];
+
+/// Every section `game` and `variant` accept with an effect, ZoG 1.x option keywords
+/// included.
+fn known_sections() -> impl Iterator<Item = &'static str> + Clone {
+    let option_keywords = crate::expand::OPTION_KEYWORDS
+        .iter()
+        .map(|(keyword, _)| *keyword);
+    KNOWN_SECTIONS.iter().copied().chain(option_keywords)
+}
 
 #[derive(Clone)]
 struct Lower<'a> {
@@ -429,11 +431,11 @@ impl<'a> Lower<'a> {
         let of = |head: &str| with_head(x, &sections, head);
         for section in &sections {
             let head = section.head().map(|h| self.name(h));
-            let known =
-                head.is_some_and(|h| KNOWN_SECTIONS.contains(&h) || IGNORED_SECTIONS.contains(&h));
+            let known = head
+                .is_some_and(|h| known_sections().any(|k| k == h) || IGNORED_SECTIONS.contains(&h));
             if !known {
                 let found = head.unwrap_or("(...)").to_string();
-                let suggestion = head.and_then(|h| suggest(h, KNOWN_SECTIONS.iter().copied()));
+                let suggestion = head.and_then(|h| suggest(h, known_sections()));
                 self.err(CheckError::UnknownKeyword {
                     at: at(section),
                     context: "game section",

@@ -362,6 +362,7 @@ impl Lower<'_> {
                 [] => return self.bad_arity(node, "a piece and an optional position or direction"),
             },
             "create" => self.create(node, rest)?,
+            "mark" if !rest.is_empty() => Stmt::Mark(self.optional_loc(node, rest)?),
             "set-attribute" => match rest {
                 [attribute, value] => {
                     let attribute = self.lookup(attribute, NameKind::Attribute).map(AttributeId);
@@ -432,7 +433,12 @@ impl Lower<'_> {
             "add" => add(AddKind::Add),
             "add-copy" => add(AddKind::AddCopy),
             "capture" => Stmt::Capture(None),
-            "mark" => Stmt::Mark,
+            "mark" => Stmt::Mark(None),
+            "create" => Stmt::Create {
+                owner: None,
+                piece: None,
+                at: None,
+            },
             "back" => Stmt::Back,
             "from" => Stmt::From,
             "to" => Stmt::To,
@@ -711,10 +717,14 @@ impl Lower<'_> {
                 [] => self.bad_arity(node, "a flag and an optional position or direction"),
             },
             "position?" => match rest {
-                [position] => self
-                    .lookup(position, NameKind::Position)
-                    .map(|p| Cond::AtPosition(PositionId(p))),
-                _ => self.bad_arity(node, "a position"),
+                [position, loc @ ..] => {
+                    let position = self.lookup(position, NameKind::Position);
+                    let loc = self.optional_loc(node, loc);
+                    position
+                        .zip(loc)
+                        .map(|(p, l)| Cond::AtPosition(PositionId(p), l))
+                }
+                [] => self.bad_arity(node, "a position and an optional position or direction"),
             },
             "attacked?" | "defended?" => {
                 let (move_type, loc) = match rest {
@@ -778,13 +788,9 @@ fn negated_predicate(positive: Cond) -> Cond {
         | Cond::Attacked(_, loc)
         | Cond::Defended(_, loc)
         | Cond::AdjacentToEnemy(loc)
-        | Cond::GoalPosition(loc) => loc.filter(|l| matches!(l, Loc::Dir(_))),
-        Cond::Const(_)
-        | Cond::Not(_)
-        | Cond::And(_)
-        | Cond::Or(_)
-        | Cond::Flag(_)
-        | Cond::AtPosition(_) => None,
+        | Cond::GoalPosition(loc)
+        | Cond::AtPosition(_, loc) => loc.filter(|l| matches!(l, Loc::Dir(_))),
+        Cond::Const(_) | Cond::Not(_) | Cond::And(_) | Cond::Or(_) | Cond::Flag(_) => None,
     };
     let negation = Cond::Not(Box::new(positive));
     match direction {

@@ -189,18 +189,28 @@ impl Lower<'_> {
             "count-condition" => GoalKind::Count,
             _ => return None,
         };
-        let [players, condition] = args(section) else {
-            self.arity(section, "a list of players and one condition");
-            return None;
+        let (players, condition) = match args(section) {
+            [players, condition] => {
+                let Some(player_list) = players.as_list() else {
+                    self.malformed(players, "a list of players");
+                    return None;
+                };
+                let players: Vec<PlayerId> = player_list
+                    .iter()
+                    .filter_map(|p| self.lookup(p, NameKind::Player).map(PlayerId))
+                    .collect();
+                (players, condition)
+            }
+            // The reference lets `count-condition` omit its players: it is about all.
+            [condition] if kind == GoalKind::Count => {
+                let everyone = (0..self.players.names.len() as u32).map(PlayerId);
+                (everyone.collect(), condition)
+            }
+            _ => {
+                self.arity(section, "a list of players and one condition");
+                return None;
+            }
         };
-        let Some(player_list) = players.as_list() else {
-            self.malformed(players, "a list of players");
-            return None;
-        };
-        let players: Vec<PlayerId> = player_list
-            .iter()
-            .filter_map(|p| self.lookup(p, NameKind::Player).map(PlayerId))
-            .collect();
         let condition = self.goal_cond(condition)?;
         Some(ir::Goal {
             kind,
@@ -412,13 +422,13 @@ impl Lower<'_> {
                     self.arity(section, "a name and a value");
                     continue;
                 }
-                (
-                    Some(
-                        "animate-captures" | "animate-drops" | "pass-turn" | "pass-partial"
-                        | "allow-flipping" | "recycle-captures" | "maximal-captures",
-                    ),
-                    [value],
-                ) => (*section, value),
+                (Some(keyword), [value])
+                    if crate::expand::OPTION_KEYWORDS
+                        .iter()
+                        .any(|(known, _)| *known == keyword) =>
+                {
+                    (*section, value)
+                }
                 _ => continue,
             };
             let name = if name_node.as_list().is_some() {

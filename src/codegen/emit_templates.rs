@@ -94,7 +94,8 @@ impl Emitter<'_> {
                     }
                 }
             }
-            Stmt::Mark => w.line("run.mark();"),
+            Stmt::Mark(None) => w.line("run.mark();"),
+            Stmt::Mark(at) => w.line(format!("run.mark_at({})?;", self.loc(*at))),
             Stmt::Back => w.line("run.back()?;"),
             Stmt::Go(target) => w.line(match target {
                 GoTarget::From => "run.go_from()?;",
@@ -256,7 +257,11 @@ impl Emitter<'_> {
             )),
             Cond::LastFrom(l) => at("last_from", l),
             Cond::LastTo(l) => at("last_to", l),
-            Cond::AtPosition(p) => atom(format!("run.at_position(pos::{})", names.pos(*p))),
+            Cond::AtPosition(p, at) => atom(format!(
+                "run.at_position(pos::{}, {})",
+                names.pos(*p),
+                self.loc(*at)
+            )),
             Cond::Marked(l) => at("marked", l),
             Cond::AdjacentToEnemy(l) => at("adjacent_to_enemy", l),
             Cond::GoalPosition(l) => at("goal_position", l),

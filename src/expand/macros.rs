@@ -52,10 +52,16 @@ pub fn expand(loaded: &Loaded, options: &ExpandOptions) -> Expanded {
         .iter()
         .map(|name| expander.interner.intern(name))
         .collect();
+    // `translate` (names shown in another language) is known to Zillions and has no
+    // effect on the rules.
+    let no_effect = expander.interner.intern("translate");
     forms.retain(|form| {
         let head = form.head();
         if head.is_some_and(|h| known.contains(&h)) {
             return true;
+        }
+        if head == Some(no_effect) {
+            return false;
         }
         expander.errors.push(ExpandError::UnknownTopLevel {
             span: form.span,

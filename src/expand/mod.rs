@@ -24,7 +24,7 @@ use std::num::NonZeroU32;
 
 pub use error::ExpandError;
 pub use macros::expand;
-pub use variants::normalise_option;
+pub use variants::{normalise_option, OPTION_KEYWORDS};
 
 use crate::intern::{Interner, Sym};
 use crate::source::Span;

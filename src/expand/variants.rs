@@ -22,8 +22,9 @@ const GOALS: [&str; 4] = [
     "count-condition",
 ];
 
-/// ZoG 1.x spellings of options, keyed like `(option "...")` with the same name.
-const OPTION_KEYWORDS: [(&str, &str); 7] = [
+/// ZoG 1.x spellings of options, keyed like `(option "...")` with the same name (the
+/// last two appear in the reference only).
+pub const OPTION_KEYWORDS: [(&str, &str); 9] = [
     ("animate-captures", "animate captures"),
     ("animate-drops", "animate drops"),
     ("pass-turn", "pass turn"),
@@ -31,6 +32,8 @@ const OPTION_KEYWORDS: [(&str, &str); 7] = [
     ("allow-flipping", "allow flipping"),
     ("recycle-captures", "recycle captures"),
     ("maximal-captures", "maximal captures"),
+    ("include-off-pieces", "include off pieces"),
+    ("recycle-promotions", "recycle promotions"),
 ];
 
 /// How a section is matched against the game's sections.

@@ -130,7 +130,8 @@ impl Interpreter {
                     self.block(body, run)?;
                 }
             }
-            Stmt::Mark => run.mark(),
+            Stmt::Mark(None) => run.mark(),
+            Stmt::Mark(Some(at)) => run.mark_at(loc(Some(*at)))?,
             Stmt::Back => run.back()?,
             Stmt::Go(target) => match target {
                 GoTarget::From => run.go_from()?,
@@ -196,7 +197,7 @@ impl Interpreter {
             Cond::Attribute(a, at) => run.attribute(a.0 as u8, loc(*at)),
             Cond::LastFrom(at) => run.last_from(loc(*at)),
             Cond::LastTo(at) => run.last_to(loc(*at)),
-            Cond::AtPosition(p) => run.at_position(p.0),
+            Cond::AtPosition(p, at) => run.at_position(p.0, loc(*at)),
             Cond::Marked(at) => run.marked(loc(*at)),
             Cond::AdjacentToEnemy(at) => run.adjacent_to_enemy(loc(*at)),
             Cond::GoalPosition(at) => run.goal_position(loc(*at)),

@@ -268,7 +268,8 @@ impl Dumper<'_> {
                 )
             }
             Stmt::While(c, body) => format!("(while {} {})", self.cond(c), self.block(body)),
-            Stmt::Mark => "mark".into(),
+            Stmt::Mark(None) => "mark".into(),
+            Stmt::Mark(at) => format!("(mark{})", self.loc(*at)),
             Stmt::Back => "back".into(),
             Stmt::Go(t) => format!("(go {})", format!("{t:?}").to_lowercase()),
             Stmt::Capture(None) => "capture".into(),
@@ -371,7 +372,7 @@ impl Dumper<'_> {
             Cond::Attribute(a, l) => pred(&g.attributes[a.index()], l),
             Cond::LastFrom(l) => pred("last-from?", l),
             Cond::LastTo(l) => pred("last-to?", l),
-            Cond::AtPosition(p) => format!("(position? {})", self.pos(*p)),
+            Cond::AtPosition(p, at) => format!("(position? {}{})", self.pos(*p), self.loc(*at)),
             Cond::Marked(l) => pred("marked?", l),
             Cond::Attacked(t, l) | Cond::Defended(t, l) => {
                 let name = if matches!(cond, Cond::Attacked(..)) {

@@ -204,7 +204,8 @@ pub enum Stmt {
     Verify(Cond),
     If(Cond, Block, Block),
     While(Cond, Block),
-    Mark,
+    /// `mark`, or `(mark pos|dir)`: remember that square (fail if off the board).
+    Mark(Option<Loc>),
     Back,
     Go(GoTarget),
     Capture(Option<Loc>),
@@ -250,8 +251,8 @@ pub enum Cond {
     Attribute(AttributeId, Option<Loc>),
     LastFrom(Option<Loc>),
     LastTo(Option<Loc>),
-    /// The current position is this one.
-    AtPosition(PositionId),
+    /// The current position (or the square at the location) is this one.
+    AtPosition(PositionId, Option<Loc>),
     Marked(Option<Loc>),
     Attacked(Option<MoveTypeId>, Option<Loc>),
     Defended(Option<MoveTypeId>, Option<Loc>),

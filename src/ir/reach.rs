@@ -142,7 +142,10 @@ impl Walker<'_> {
                 }
                 seen.into_iter().collect()
             }
-            Stmt::Mark => with_each(runs, |r| Some(AbstractRun { mark: r.pos, ..r })),
+            Stmt::Mark(at) => with_each(runs, |r| {
+                let mark = self.resolve(r.pos, *at);
+                (mark != NO_POS).then_some(AbstractRun { mark, ..r })
+            }),
             Stmt::Back | Stmt::Go(GoTarget::Mark) => with_each(runs, |r| {
                 (r.mark != NO_POS).then_some(AbstractRun { pos: r.mark, ..r })
             }),

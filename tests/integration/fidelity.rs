@@ -65,3 +65,29 @@ fn goals_are_tested_after_turns_not_on_the_setup() {
         ["game over: White wins"]
     );
 }
+
+#[test]
+fn forms_the_reference_allows_are_accepted() {
+    let file = fixture("reference_forms.zrf");
+    let (code, out, stderr) = zrfc(&["check", &file]);
+    assert_eq!((code, out.len(), stderr.as_str()), (Some(0), 0, ""));
+    assert_eq!(
+        moves("reference_forms.zrf", &[]),
+        [
+            "Stone b1 - c1",
+            "Stone b1 - d1",
+            "Stone b1 - b1 White Stone a1",
+            "Stone f1 - f1 White Stone e1",
+        ]
+    );
+    let (_, ir, _) = zrfc(&["ir", &file]);
+    for line in [
+        "template t0 ((mark e) back (verify empty?) add)",
+        "template t1 (e e (verify empty?) (verify (position? e1 e)) add)",
+        "template t2 (w (verify empty?) (create) e add)",
+        "count-goal (White Black) (total-piece-count 9)",
+    ] {
+        assert!(ir.iter().any(|l| l == line), "no {line:?} in {ir:#?}");
+    }
+    assert!(ir.iter().any(|l| l.ends_with("include-off-pieces=true")));
+}

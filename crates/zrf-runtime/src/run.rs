@@ -845,6 +845,13 @@ impl<'a> RunCore<'a> {
         self.mark = Some(self.pos);
     }
 
+    /// `(mark pos|dir)`: remembers that square; fails off the board.
+    pub fn mark_at(&mut self, loc: Loc) -> StepResult {
+        self.leftovers = true;
+        self.mark = Some(self.must(loc)?);
+        Ok(())
+    }
+
     #[inline]
     pub fn back(&mut self) -> StepResult {
         self.pos = self.mark.ok_or(Fail)?;
@@ -927,8 +934,9 @@ impl<'a> RunCore<'a> {
     }
 
     #[inline]
-    pub fn at_position(&self, pos: Pos) -> bool {
-        self.pos == pos
+    /// `(position? POS [pos|dir])`: the square at `loc` (here, usually) is `pos`.
+    pub fn at_position(&self, pos: Pos, loc: Loc) -> bool {
+        self.resolve(loc) == pos
     }
 
     #[inline]
