@@ -522,9 +522,9 @@ fn apply_record(
             Resolved::Capture(pos) => after.put(pos, None),
             Resolved::ChangeType(pos, kind) => rewrite(&mut after, pos, &|p| p.kind = kind),
             Resolved::ChangeOwner(pos, owner) => rewrite(&mut after, pos, &|p| p.owner = owner),
-            Resolved::Flip(pos) => rewrite(&mut after, pos, &|p| {
-                p.owner = ((p.owner as usize + 1) % tables.players.len()) as PlayerIx
-            }),
+            Resolved::Flip(pos) => {
+                rewrite(&mut after, pos, &|p| p.owner = tables.flipped_owner(p.owner))
+            }
             Resolved::Attribute { pos, index, value } => {
                 if let Some(bit) = mapping.get(index) {
                     rewrite(&mut after, pos, &|p| {

@@ -91,3 +91,14 @@ fn forms_the_reference_allows_are_accepted() {
     }
     assert!(ir.iter().any(|l| l.ends_with("include-off-pieces=true")));
 }
+
+#[test]
+fn flip_hands_a_piece_to_a_player_who_takes_turns() {
+    let file = "flip_to_a_player_who_moves.zrf";
+    assert_eq!(moves(file, &[]), ["Stone a1 - a1 flip b1"]);
+    // The flipped Stone on b1 is X's (not N's, who never moves): X moves it next turn.
+    assert_eq!(
+        moves(file, &["Stone a1 - a1 flip b1", "Stone e1 - d1"]),
+        ["Stone b1 - c1"]
+    );
+}

@@ -694,7 +694,7 @@ impl State {
                 }
                 Change::Flip { pos } => {
                     if let Some(piece) = self.at(pos) {
-                        let owner = ((piece.owner as usize + 1) % tables.players.len()) as PlayerIx;
+                        let owner = tables.flipped_owner(piece.owner);
                         self.put(pos, Some(Piece { owner, ..piece }));
                         changed.push(pos);
                     }

@@ -464,6 +464,17 @@ impl Tables {
         is_active_in(&self.active_players(), player)
     }
 
+    /// Who a piece of `owner` belongs to after `flip`: the next player in `players`
+    /// order who takes turns (in a two-sided game, the other side); `owner` when there is
+    /// no other.
+    pub fn flipped_owner(&self, owner: PlayerIx) -> PlayerIx {
+        let players = self.players.len();
+        (1..players)
+            .map(|k| ((owner as usize + k) % players) as PlayerIx)
+            .find(|&p| self.is_active(p))
+            .unwrap_or(owner)
+    }
+
     fn lookups(&self) -> &Lookups {
         self.derived.0.get_or_init(|| Lookups::new(self))
     }
