@@ -171,6 +171,45 @@ fn shared_label<'t>(names: impl Iterator<Item = &'t str>, first_char: bool) -> S
     }
 }
 
+/// The names along a grid board's edges: ranks beside each row (numbers or single
+/// letters, or none), and files under each column when every column has a one-letter
+/// file and the rows have ranks.
+struct EdgeLabels {
+    rows: Vec<String>,
+    columns: Option<Vec<String>>,
+}
+
+impl EdgeLabels {
+    fn new(tables: &Tables, layout: &Layout) -> EdgeLabels {
+        let mut column_names: Vec<Vec<&str>> = vec![Vec::new(); layout.columns];
+        let mut row_names: Vec<Vec<&str>> = vec![Vec::new(); layout.rows];
+        for &(pos, column, row) in &layout.cells {
+            column_names[column].push(&tables.positions[pos as usize]);
+            row_names[row].push(&tables.positions[pos as usize]);
+        }
+        let mut rows: Vec<String> = row_names
+            .iter()
+            .map(|names| shared_label(names.iter().copied(), false))
+            .collect();
+        // Ranks are numbers or single letters; anything else is not a rank.
+        let ranks = rows.iter().all(|l| {
+            !l.is_empty() && (l.chars().all(|c| c.is_ascii_digit()) || l.chars().count() == 1)
+        });
+        if !ranks {
+            rows.iter_mut().for_each(String::clear);
+        }
+        let columns: Vec<String> = column_names
+            .iter()
+            .map(|names| shared_label(names.iter().copied(), true))
+            .collect();
+        let files = ranks && columns.iter().all(|c| c.chars().count() == 1);
+        EdgeLabels {
+            rows,
+            columns: files.then_some(columns),
+        }
+    }
+}
+
 /// The position as text: a board of one cell per position for games whose positions
 /// have rectangles (others list their occupied positions), the pieces off the board,
 /// a key to the letters, and who moves.
@@ -193,25 +232,12 @@ pub fn text_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
     } else {
         let width = if tables.players.len() > 2 { 3 } else { 2 };
         let mut grid = vec![vec![None::<String>; layout.columns]; layout.rows];
-        let mut column_names: Vec<Vec<&str>> = vec![Vec::new(); layout.columns];
-        let mut row_names: Vec<Vec<&str>> = vec![Vec::new(); layout.rows];
         for &(pos, column, row) in &layout.cells {
             let mark = state.at(pos).map_or(".".to_string(), |p| glyphs.text(p));
             grid[row][column] = Some(mark);
-            column_names[column].push(&tables.positions[pos as usize]);
-            row_names[row].push(&tables.positions[pos as usize]);
         }
-        let mut row_labels: Vec<String> = row_names
-            .iter()
-            .map(|names| shared_label(names.iter().copied(), false))
-            .collect();
-        // Ranks are numbers or single letters; anything else is not a rank.
-        let ranks = row_labels.iter().all(|l| {
-            !l.is_empty() && (l.chars().all(|c| c.is_ascii_digit()) || l.chars().count() == 1)
-        });
-        if !ranks {
-            row_labels.iter_mut().for_each(String::clear);
-        }
+        let labels = EdgeLabels::new(tables, &layout);
+        let row_labels = labels.rows;
         let margin = row_labels
             .iter()
             .map(|l| l.chars().count())
@@ -226,13 +252,9 @@ pub fn text_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
             text.push_str(line.trim_end());
             text.push('\n');
         }
-        let columns: Vec<String> = column_names
-            .iter()
-            .map(|names| shared_label(names.iter().copied(), true))
-            .collect();
-        if ranks && columns.iter().all(|c| c.chars().count() == 1) {
+        if let Some(columns) = &labels.columns {
             let mut line = format!("{:>margin$} ", "");
-            for column in &columns {
+            for column in columns {
                 let _ = write!(line, "{column:<width$}");
             }
             text.push_str(line.trim_end());
@@ -277,12 +299,13 @@ const PLAYER_COLOURS: [(&str, &str); 6] = [
 ];
 
 /// The position as an SVG drawing: every position's rectangle (its name shown on
-/// hover), the pieces as discs in their owner's colour with their letter or chess
-/// glyph, and the pieces off the board listed below.
+/// hover), the zones as outlines, the links of boards that are not plain chequers,
+/// ranks and files on the edges, the pieces as discs in their owner's colour with
+/// their letter or chess glyph, and the pieces off the board listed below.
 pub fn svg_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
     let glyphs = Glyphs::new(tables);
     let layout = Layout::new(tables);
-    let drawn: Vec<(Pos, [i32; 4], usize, usize)> = layout
+    let drawn: Vec<DrawnCell> = layout
         .cells
         .iter()
         .filter_map(|&(p, c, r)| Some((p, tables.rects[p as usize]?, c, r)))
@@ -297,15 +320,22 @@ pub fn svg_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
     };
     let (left, top) = (bound(|r| r[0], false), bound(|r| r[1], false));
     let (right, bottom) = (bound(|r| r[2], true), bound(|r| r[3], true));
+    let labels = EdgeLabels::new(tables, &layout);
+    let rank_margin = if labels.rows.iter().any(|l| !l.is_empty()) {
+        22
+    } else {
+        0
+    };
+    let file_margin = if labels.columns.is_some() { 20 } else { 0 };
     let hand_lines = hands(tables, state);
     let line_height = 22;
-    let footer = line_height * (hand_lines.len() as i32 + 1) + 8;
-    let (width, height) = (right - left + 20, bottom - top + 20 + footer);
+    let footer = line_height * (hand_lines.len() as i32 + 1) + 8 + file_margin;
+    let (width, height) = (right - left + 20 + rank_margin, bottom - top + 20 + footer);
     let mut svg = String::new();
     let _ = writeln!(
         svg,
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{} {} {width} {height}" width="{width}" height="{height}" font-family="sans-serif">"#,
-        left - 10,
+        left - 10 - rank_margin,
         top - 10
     );
     let _ = writeln!(svg, "<title>{}</title>", escape(&tables.title));
@@ -326,6 +356,11 @@ pub fn svg_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
             name = escape(&tables.positions[pos as usize])
         );
     }
+    draw_zones(&mut svg, tables, &drawn);
+    if !chequered {
+        draw_links(&mut svg, tables, &drawn);
+    }
+    draw_edge_labels(&mut svg, &labels, &drawn, left - 4, bottom + 16);
     for &(pos, [l, t, r, b], _, _) in &drawn {
         let Some(piece) = state.at(pos) else { continue };
         let (fill, ink) = PLAYER_COLOURS[piece.owner as usize % PLAYER_COLOURS.len()];
@@ -341,7 +376,7 @@ pub fn svg_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
             label = escape(&glyphs.label(piece.kind)),
         );
     }
-    let mut y = bottom + 10 + line_height;
+    let mut y = bottom + 10 + line_height + file_margin;
     for (player, held) in &hand_lines {
         let _ = writeln!(
             svg,
@@ -358,6 +393,135 @@ pub fn svg_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
     );
     svg.push_str("</svg>\n");
     svg
+}
+
+/// A drawn position: its rectangle `[left, top, right, bottom]`, column and row.
+type DrawnCell = (Pos, [i32; 4], usize, usize);
+
+fn centre_of(rect: [i32; 4]) -> (f64, f64) {
+    (
+        f64::from(rect[0] + rect[2]) / 2.0,
+        f64::from(rect[1] + rect[3]) / 2.0,
+    )
+}
+
+/// Outline colours of the players' zones, in player order (then repeating).
+const ZONE_COLOURS: [&str; 6] = [
+    "#1f5fbf", "#bf1f1f", "#1f8f3f", "#b07f10", "#7f3fbf", "#3f9fbf",
+];
+
+/// Most zone outlines drawn inside one cell; more would hide the cell.
+const ZONE_OUTLINES_PER_CELL: usize = 3;
+
+/// Each player's zones as dashed outlines inside their cells (in the player's zone
+/// colour, the zone's name on hover), nested where zones overlap.
+fn draw_zones(svg: &mut String, tables: &Tables, drawn: &[DrawnCell]) {
+    let mut outlines = vec![0usize; tables.positions.len()];
+    for (zone, per_player) in tables.zones.iter().enumerate() {
+        for (player, members) in per_player.iter().enumerate() {
+            for &(pos, [l, t, r, b], _, _) in drawn {
+                let member = members
+                    .get(pos as usize / 64)
+                    .is_some_and(|word| word >> (pos % 64) & 1 == 1);
+                let drawn_here = &mut outlines[pos as usize];
+                if !member || *drawn_here >= ZONE_OUTLINES_PER_CELL {
+                    continue;
+                }
+                *drawn_here += 1;
+                let inset = 2 * *drawn_here as i32;
+                let _ = writeln!(
+                    svg,
+                    r#"<rect class="zone" data-zone="{name}" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{colour}" stroke-width="1.5" stroke-dasharray="4 3"><title>{name} ({owner})</title></rect>"#,
+                    l + inset,
+                    t + inset,
+                    (r - l - 2 * inset).max(1),
+                    (b - t - 2 * inset).max(1),
+                    name = escape(&tables.zone_names[zone]),
+                    owner = escape(player_name(tables, player as PlayerIx)),
+                    colour = ZONE_COLOURS[player % ZONE_COLOURS.len()],
+                );
+            }
+        }
+    }
+}
+
+/// The links between neighbouring cells, as thin lines between their centres: they
+/// show the shape of boards whose cells alone do not (hex and free layouts). Links
+/// longer than about a cell (leaps, wrap-arounds) would cross the board and are left
+/// out.
+fn draw_links(svg: &mut String, tables: &Tables, drawn: &[DrawnCell]) {
+    let mut rect_of: Vec<Option<[i32; 4]>> = vec![None; tables.positions.len()];
+    for &(pos, rect, _, _) in drawn {
+        rect_of[pos as usize] = Some(rect);
+    }
+    let directions = tables.directions.len();
+    let mut lines = std::collections::BTreeSet::new();
+    for &(pos, rect, _, _) in drawn {
+        for dir in 0..directions {
+            let target = tables.link(pos, dir as _);
+            let Some(Some(other)) = rect_of.get(target as usize) else {
+                continue;
+            };
+            let ((x1, y1), (x2, y2)) = (centre_of(rect), centre_of(*other));
+            let cell = f64::from((rect[2] - rect[0]).min(rect[3] - rect[1]));
+            if (x2 - x1).hypot(y2 - y1) <= 1.6 * cell {
+                lines.insert((pos.min(target), pos.max(target)));
+            }
+        }
+    }
+    for (a, b) in lines {
+        let (Some(from), Some(to)) = (rect_of[a as usize], rect_of[b as usize]) else {
+            continue;
+        };
+        let ((x1, y1), (x2, y2)) = (centre_of(from), centre_of(to));
+        let _ = writeln!(
+            svg,
+            r##"<line class="link" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#6b4f36" stroke-width="1" stroke-opacity="0.5"/>"##
+        );
+    }
+}
+
+/// Ranks left of the rows and files under the columns, where the board has them.
+fn draw_edge_labels(
+    svg: &mut String,
+    labels: &EdgeLabels,
+    drawn: &[DrawnCell],
+    rank_x: i32,
+    file_y: i32,
+) {
+    let mean = |values: &mut dyn Iterator<Item = f64>| {
+        let (sum, count) = values.fold((0.0, 0.0), |(s, n), v| (s + v, n + 1.0));
+        sum / count
+    };
+    for (row, label) in labels.rows.iter().enumerate() {
+        if label.is_empty() {
+            continue;
+        }
+        let y = mean(
+            &mut drawn
+                .iter()
+                .filter(|d| d.3 == row)
+                .map(|d| centre_of(d.1).1),
+        );
+        let _ = writeln!(
+            svg,
+            r##"<text class="rank" x="{rank_x}" y="{y}" dy="0.35em" text-anchor="end" font-size="14" fill="#4a3a2a">{}</text>"##,
+            escape(label)
+        );
+    }
+    for (column, label) in labels.columns.iter().flatten().enumerate() {
+        let x = mean(
+            &mut drawn
+                .iter()
+                .filter(|d| d.2 == column)
+                .map(|d| centre_of(d.1).0),
+        );
+        let _ = writeln!(
+            svg,
+            r##"<text class="file" x="{x}" y="{file_y}" text-anchor="middle" font-size="14" fill="#4a3a2a">{}</text>"##,
+            escape(label)
+        );
+    }
 }
 
 /// Text safe inside SVG elements and attributes; control characters dropped.
