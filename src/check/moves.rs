@@ -649,7 +649,7 @@ impl Lower<'_> {
         }
         if let Some(base) = name.strip_prefix("not-") {
             if let Some(positive) = self.predicate(node, base, rest) {
-                return positive.map(negated_predicate);
+                return positive.map(|c| Cond::Not(Box::new(c)));
             }
         }
         let candidates = PREDICATES
@@ -765,36 +765,5 @@ impl Lower<'_> {
             _ => return None,
         };
         Some(result)
-    }
-}
-
-/// The `not-X?` twin of a predicate. Where its direction leads off the board it is false,
-/// as the predicate itself is (there is no square to test), not the negation of that;
-/// `not-on-board?` alone is true there, being the test of that very thing.
-fn negated_predicate(positive: Cond) -> Cond {
-    let direction = match &positive {
-        Cond::OnBoard(_) => None,
-        Cond::Empty(loc)
-        | Cond::Friend(loc)
-        | Cond::Enemy(loc)
-        | Cond::Neutral(loc)
-        | Cond::Piece(_, loc)
-        | Cond::InZone(_, loc)
-        | Cond::PositionFlag(_, loc)
-        | Cond::Attribute(_, loc)
-        | Cond::LastFrom(loc)
-        | Cond::LastTo(loc)
-        | Cond::Marked(loc)
-        | Cond::Attacked(_, loc)
-        | Cond::Defended(_, loc)
-        | Cond::AdjacentToEnemy(loc)
-        | Cond::GoalPosition(loc)
-        | Cond::AtPosition(_, loc) => loc.filter(|l| matches!(l, Loc::Dir(_))),
-        Cond::Const(_) | Cond::Not(_) | Cond::And(_) | Cond::Or(_) | Cond::Flag(_) => None,
-    };
-    let negation = Cond::Not(Box::new(positive));
-    match direction {
-        Some(direction) => Cond::And(vec![Cond::OnBoard(Some(direction)), negation]),
-        None => negation,
     }
 }

@@ -159,12 +159,17 @@ fn check_one(path: &Path, options: &frontend::FrontEndOptions, relative: String)
 /// Turns of the random playout run on every lowered game, and the time it may take.
 const PLAYOUT_PLIES: usize = 1000;
 const PLAYOUT_SECONDS: f64 = 2.0;
+/// The first turns of the playout, where every legal move is replayed from its record,
+/// and the time those checks may take (each replays against the whole move list, so a
+/// game with hundreds of drops would spend its playout on them).
+const ROUND_TRIP_TURNS: u32 = 8;
+const ROUND_TRIP_SECONDS: f64 = 0.25;
 
 /// A seeded random playout with the interpreter: a report, or the failing status
 /// (`interp-error` when the game cannot be interpreted, `playout-panic`, `reach-error`
 /// when a piece's move takes effect outside the reach its attack test assumes,
 /// `royal-guard-error` when the legal-move filter for `checkmated` and a fresh attack
-/// test disagree).
+/// test disagree, `notation-error` when a move's records do not replay to it).
 fn playout(game: crate::ir::Game) -> Result<String, String> {
     let engine = crate::interp::engine(game).map_err(|_| "interp-error".to_string())?;
     let clock = std::time::Instant::now();
@@ -179,6 +184,18 @@ fn playout(game: crate::ir::Game) -> Result<String, String> {
                 .or_else(|| {
                     let violation = engine.royal_guard_violation(state)?;
                     Some(format!("royal-guard-error ({violation})"))
+                })
+                .or_else(|| {
+                    // Early positions: every move must replay from its own notation.
+                    if state.turn >= ROUND_TRIP_TURNS {
+                        return None;
+                    }
+                    let moves = engine.legal_moves(state);
+                    let mut failures = moves
+                        .iter()
+                        .take_while(|_| clock.elapsed().as_secs_f64() < ROUND_TRIP_SECONDS)
+                        .filter_map(|m| crate::zsg::turn_round_trips(&engine, state, m).err());
+                    failures.next().map(|why| format!("notation-error ({why})"))
                 });
             error.is_none() && clock.elapsed().as_secs_f64() < PLAYOUT_SECONDS
         })

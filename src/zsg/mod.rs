@@ -10,7 +10,7 @@
 
 mod replay;
 
-pub use replay::{replay, Divergence, Replay};
+pub use replay::{replay, turn_round_trips, Divergence, Replay};
 
 use crate::diag::Diagnostic;
 use crate::source::{FileId, SourceFile, Span};

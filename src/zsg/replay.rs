@@ -56,14 +56,53 @@ pub struct Divergence {
 
 /// Replays `game` from the engine's start position.
 pub fn replay<T: Templates>(engine: &Engine<T>, game: &SavedGame) -> Replay {
-    Replayer {
-        engine,
-        names: Names::new(engine),
-        attributes: AttributeMap::default(),
-        ambiguous: 0,
-        over_early: None,
+    Replayer::new(engine).run(game, engine.start()).0
+}
+
+/// Whether the records the engine writes for `mv` in `state` replay, from `state`, to the
+/// position `mv` leads to; why not, otherwise. Every move must survive this round trip
+/// through its own notation.
+pub fn turn_round_trips<T: Templates>(
+    engine: &Engine<T>,
+    state: &State,
+    mv: &Move,
+) -> Result<(), String> {
+    let tables = &engine.tables;
+    let records = zrf_runtime::turn_records(tables, state, mv);
+    let text = zrf_runtime::saved_game(tables, "rules.zrf", &[], &records);
+    let mut sources = crate::source::SourceMap::new();
+    let file = sources.add("turn.zsg", text.into_bytes());
+    let (saved, errors) = super::parse(file, sources.file(file), Some(&tables.player_names()));
+    let saved = match (saved, errors.first()) {
+        (Some(saved), None) => saved,
+        (_, error) => return Err(format!("{records:?} do not parse: {error:?}")),
+    };
+    let (report, after) = Replayer::new(engine).run(&saved, state.clone());
+    if let Some(divergence) = report.divergence {
+        let nearest = match &divergence.closest {
+            Some((candidate, differences)) => {
+                format!("; nearest `{candidate}`: {}", differences.join("; "))
+            }
+            None => String::new(),
+        };
+        return Err(format!(
+            "{:?}: {}{nearest}",
+            records.get(divergence.record),
+            divergence.reason
+        ));
     }
-    .run(game)
+    let expected = engine.play(state, mv);
+    if after.position_hash(tables) != expected.position_hash(tables) {
+        let mut differences = differences(&after, &expected, tables);
+        if differences.is_empty() {
+            differences.push("the same board, other pieces in hand or turn".to_string());
+        }
+        return Err(format!(
+            "{records:?} replay to another position: {}",
+            differences.join("; ")
+        ));
+    }
+    Ok(())
 }
 
 struct Replayer<'a, T> {
@@ -84,9 +123,19 @@ struct TurnInProgress {
     board: State,
 }
 
-impl<T: Templates> Replayer<'_, T> {
-    fn run(mut self, game: &SavedGame) -> Replay {
-        let mut state = self.engine.start();
+impl<'a, T: Templates> Replayer<'a, T> {
+    fn new(engine: &'a Engine<T>) -> Self {
+        Replayer {
+            engine,
+            names: Names::new(engine),
+            attributes: AttributeMap::default(),
+            ambiguous: 0,
+            over_early: None,
+        }
+    }
+
+    /// The replay of `game` from `state`, and the position it ended in.
+    fn run(mut self, game: &SavedGame, mut state: State) -> (Replay, State) {
         let mut turn: Option<TurnInProgress> = None;
         let mut moves_seen = false;
         let mut divergence = None;
@@ -146,7 +195,7 @@ impl<T: Templates> Replayer<'_, T> {
         } else {
             None
         };
-        Replay {
+        let report = Replay {
             records: game.records.len(),
             replayed,
             divergence,
@@ -155,7 +204,8 @@ impl<T: Templates> Replayer<'_, T> {
             over_early: self.over_early,
             outcome,
             attributes: self.attributes.learned(&self.engine.tables.attributes),
-        }
+        };
+        (report, state)
     }
 
     fn move_record(
@@ -300,9 +350,7 @@ impl<T: Templates> Replayer<'_, T> {
     ) -> Result<(Vec<usize>, State), Mismatch> {
         let tables = &self.engine.tables;
         check_movements(board, effects, tables)?;
-        let mut hits = Vec::new();
-        let mut first_after = None;
-        let mut learned = None;
+        let mut hits: Vec<(usize, State, AttributeMap)> = Vec::new();
         let mut closest: Option<(usize, Vec<String>)> = None;
         for (i, step) in steps.iter().enumerate() {
             let mut engine_after = board.clone();
@@ -311,11 +359,7 @@ impl<T: Templates> Replayer<'_, T> {
             let recorded = apply_record(board, effects, &mapping, tables);
             let differences = differences(&recorded, &engine_after, tables);
             if differences.is_empty() && step.continue_with.is_some() == partial {
-                if first_after.is_none() {
-                    first_after = Some(engine_after);
-                    learned = Some(mapping);
-                }
-                hits.push(i);
+                hits.push((i, engine_after, mapping));
             } else if closest
                 .as_ref()
                 .is_none_or(|c| differences.len() < c.1.len())
@@ -331,28 +375,36 @@ impl<T: Templates> Replayer<'_, T> {
                 closest = Some((i, differences));
             }
         }
-        match (first_after, learned) {
-            (Some(after), Some(mapping)) => {
-                let distinct = {
-                    let mut unique: Vec<&Step> = hits.iter().map(|&h| steps[h]).collect();
-                    unique.dedup();
-                    unique.len()
-                };
-                if distinct > 1 {
-                    self.ambiguous += 1;
-                }
-                self.attributes = mapping;
-                Ok((hits, after))
+        // A piece put down and taken again in one step leaves no trace on the board:
+        // among the steps that leave the record's board, those that put down the pieces
+        // it names are the ones it means.
+        if hits.len() > 1 {
+            let named: Vec<_> = hits
+                .iter()
+                .filter(|(i, ..)| puts_down_the_named_pieces(steps[*i], effects))
+                .cloned()
+                .collect();
+            if !named.is_empty() {
+                hits = named;
             }
-            _ => Err(Mismatch {
+        }
+        let Some((_, after, mapping)) = hits.first().cloned() else {
+            return Err(Mismatch {
                 reason: if steps.is_empty() {
                     "it has none".into()
                 } else {
                     format!("{} candidates differ", steps.len())
                 },
                 closest,
-            }),
+            });
+        };
+        let mut unique: Vec<&Step> = hits.iter().map(|(h, ..)| steps[*h]).collect();
+        unique.dedup();
+        if unique.len() > 1 {
+            self.ambiguous += 1;
         }
+        self.attributes = mapping;
+        Ok((hits.into_iter().map(|(h, ..)| h).collect(), after))
     }
 
     fn diverge(
@@ -445,7 +497,7 @@ enum Resolved {
 }
 
 /// The record's movement flags must agree with the position: the piece named stands on
-/// `from`, and `x` is written exactly when `to` is occupied.
+/// `from`, and `x` is written exactly when another piece stands on `to`.
 fn check_movements(
     board: &State,
     effects: &[Resolved],
@@ -471,11 +523,15 @@ fn check_movements(
                     position[from as usize],
                     tables.pieces[p.kind as usize].name
                 )),
-                Some(_) if board.at(to).is_some() != onto_occupied => Some(format!(
-                    "it says {} is {}, which it is not here",
-                    position[to as usize],
-                    if onto_occupied { "occupied" } else { "empty" }
-                )),
+                // A piece moving onto its own square (to change its type, say) finds
+                // it occupied by itself only.
+                Some(_) if (to != from && board.at(to).is_some()) != onto_occupied => {
+                    Some(format!(
+                        "it says {} is {}, which it is not here",
+                        position[to as usize],
+                        if onto_occupied { "occupied" } else { "empty" }
+                    ))
+                }
                 Some(_) => None,
             };
             if let Some(reason) = reason {
@@ -487,6 +543,20 @@ fn check_movements(
         }
     }
     Ok(())
+}
+
+/// Whether `step` puts down every piece the record says is put down (drops and
+/// creations, with their owners and types).
+fn puts_down_the_named_pieces(step: &Step, effects: &[Resolved]) -> bool {
+    effects.iter().all(|effect| match *effect {
+        Resolved::Create { pos, piece } => step.changes.iter().any(|c| match *c {
+            Change::Place { pos: p, piece: q } | Change::Create { pos: p, piece: q } => {
+                p == pos && q.kind == piece.kind && q.owner == piece.owner
+            }
+            _ => false,
+        }),
+        _ => true,
+    })
 }
 
 /// The position after a record, by Zillions' model: every moving piece lifted, then put
@@ -522,9 +592,9 @@ fn apply_record(
             Resolved::Capture(pos) => after.put(pos, None),
             Resolved::ChangeType(pos, kind) => rewrite(&mut after, pos, &|p| p.kind = kind),
             Resolved::ChangeOwner(pos, owner) => rewrite(&mut after, pos, &|p| p.owner = owner),
-            Resolved::Flip(pos) => {
-                rewrite(&mut after, pos, &|p| p.owner = tables.flipped_owner(p.owner))
-            }
+            Resolved::Flip(pos) => rewrite(&mut after, pos, &|p| {
+                p.owner = tables.flipped_owner(p.owner)
+            }),
             Resolved::Attribute { pos, index, value } => {
                 if let Some(bit) = mapping.get(index) {
                     rewrite(&mut after, pos, &|p| {

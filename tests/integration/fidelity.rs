@@ -37,8 +37,11 @@ fn moves(name: &str, after: &[&str]) -> Vec<String> {
 }
 
 #[test]
-fn a_negated_predicate_looking_off_the_board_is_false() {
-    assert_eq!(moves("negated_off_board.zrf", &[]), ["Stone a1 - b1"]);
+fn a_negated_predicate_looking_off_the_board_is_true() {
+    assert_eq!(
+        moves("negated_off_board.zrf", &[]),
+        ["Stone a1 - b1", "Stone d1 - e1"]
+    );
 }
 
 #[test]
@@ -100,5 +103,36 @@ fn flip_hands_a_piece_to_a_player_who_takes_turns() {
     assert_eq!(
         moves(file, &["Stone a1 - a1 flip b1", "Stone e1 - d1"]),
         ["Stone b1 - c1"]
+    );
+}
+
+#[test]
+fn a_move_generated_more_than_once_is_listed_once() {
+    assert_eq!(
+        moves("repeated_moves.zrf", &[]),
+        ["Rook a1 - a2", "Rook a1 - a3", "White Stone b2"]
+    );
+    let (code, lines, stderr) = zrfc(&["perft", &fixture("repeated_moves.zrf"), "--depth", "2"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let counts: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.split(" (").next().filter(|c| c.starts_with("depth")))
+        .collect();
+    assert_eq!(counts, ["depth 1: 3", "depth 2: 2"]);
+}
+
+#[test]
+fn an_effect_aimed_off_the_board_does_nothing() {
+    assert_eq!(
+        moves("effect_off_board.zrf", &[]),
+        ["Stone a1 - b1 x c1", "Stone d1 - e1"]
+    );
+}
+
+#[test]
+fn maximal_captures_counts_an_enemy_piece_changed_like_one_removed() {
+    assert_eq!(
+        moves("maximal_captures_count_changes.zrf", &[]),
+        ["Lord a1 - c1 = Man on b1", "Lord e1 - c1 x d1"]
     );
 }

@@ -398,3 +398,45 @@ fn option_value_span(text: &str, name: &str) -> std::ops::Range<usize> {
             .unwrap_or_else(|| panic!("unclosed option"));
     start..end
 }
+
+/// Every legal move along seeded random games of `file` (under the project folder)
+/// replays, from the position it was made in, to the position it leads to.
+fn every_move_round_trips(file: &str, seed: u64, plies: usize) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let engine = zrf::build::Config::new()
+        .quiet(true)
+        .select(zrf::build::Selection::First)
+        .interpret(&path)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut checked = 0;
+    zrf_search::playout_with(
+        &engine,
+        seed,
+        plies,
+        |_| true,
+        |state, _| {
+            for mv in engine.legal_moves(state) {
+                if let Err(why) = zsg::turn_round_trips(&engine, state, &mv) {
+                    panic!("{file} seed {seed}: {why}");
+                }
+                checked += 1;
+            }
+        },
+    );
+    assert!(checked > 0, "{file}: no move checked");
+}
+
+#[test]
+fn every_move_replays_from_its_own_notation() {
+    for sample in SAMPLES {
+        every_move_round_trips(&format!("zrf-samples/{sample}"), 5, 24);
+    }
+    for fixture in [
+        "promotion_in_place.zrf",
+        "reference_forms.zrf",
+        "flip_to_a_player_who_moves.zrf",
+        "marked_then_captured.zrf",
+    ] {
+        every_move_round_trips(&format!("tests/fixtures/fidelity/{fixture}"), 1, 12);
+    }
+}

@@ -2,7 +2,7 @@
 //! `Checker a3 x c5 x b4`, `White Man a1`, `= King`, `Pass`.
 
 use crate::engine::Move;
-use crate::state::{Change, State, Step};
+use crate::state::{capture_is_void, Change, State, Step};
 use crate::tables::Tables;
 
 /// One turn in saved-game notation, its steps separated by `;` when it has several
@@ -33,9 +33,15 @@ pub fn step_notation(tables: &Tables, board: &State, step: &Step) -> String {
         text.push_str(&s);
     };
     // Movements first, then the other changes in the order they were made.
+    // Captures that do nothing are left out, so that the record replays to the step.
     let is_movement = |c: &&Change| matches!(c, Change::Move { .. } | Change::Place { .. });
     let movements = step.changes.iter().filter(is_movement);
-    let others = step.changes.iter().filter(|c| !is_movement(c));
+    let others = step
+        .changes
+        .iter()
+        .enumerate()
+        .filter(|&(i, c)| !is_movement(&c) && !capture_is_void(&step.changes, i))
+        .map(|(_, c)| c);
     for change in movements.chain(others) {
         match *change {
             Change::Move { from, to } => {

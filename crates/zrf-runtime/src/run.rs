@@ -963,6 +963,14 @@ impl<'a> RunCore<'a> {
 
     // Effects: recorded, applied when the move is made.
 
+    /// The square an effect acts on. One aimed off the board (a direction with no link
+    /// there) does nothing and the template goes on, as in Zillions: Ragnarok's
+    /// `Bifrost.zsg` record 23 fires `(capture s)` past the edge and was made.
+    #[inline]
+    fn effect_square(&self, loc: Loc) -> Option<Pos> {
+        Some(self.resolve(loc)).filter(|&pos| pos != NO_POS)
+    }
+
     /// Inline, though templates call the effects at thousands of places: out of line, the
     /// change went through memory as narrow stores read back as one wide load, which the
     /// processor cannot forward (a stall of its own at every effect).
@@ -974,8 +982,9 @@ impl<'a> RunCore<'a> {
 
     #[inline]
     pub fn capture(&mut self, loc: Loc) -> StepResult {
-        let pos = self.must(loc)?;
-        self.record(Change::Capture { pos });
+        if let Some(pos) = self.effect_square(loc) {
+            self.record(Change::Capture { pos });
+        }
         Ok(())
     }
 
@@ -983,7 +992,9 @@ impl<'a> RunCore<'a> {
     /// (the mover when absent).
     #[inline]
     pub fn create(&mut self, owner: Option<PlayerIx>, kind: Option<Kind>, loc: Loc) -> StepResult {
-        let pos = self.must(loc)?;
+        let Some(pos) = self.effect_square(loc) else {
+            return Ok(());
+        };
         let kind = kind.or(self.held.map(|(p, _)| p.kind)).ok_or(Fail)?;
         let piece = Piece {
             kind,
@@ -996,23 +1007,26 @@ impl<'a> RunCore<'a> {
 
     #[inline]
     pub fn change_type(&mut self, kind: Kind, loc: Loc) -> StepResult {
-        let pos = self.must(loc)?;
-        self.record(Change::ChangeType { pos, kind });
+        if let Some(pos) = self.effect_square(loc) {
+            self.record(Change::ChangeType { pos, kind });
+        }
         Ok(())
     }
 
     #[inline]
     pub fn change_owner(&mut self, loc: Loc) -> StepResult {
-        let pos = self.must(loc)?;
-        let owner = self.mover();
-        self.record(Change::ChangeOwner { pos, owner });
+        if let Some(pos) = self.effect_square(loc) {
+            let owner = self.mover();
+            self.record(Change::ChangeOwner { pos, owner });
+        }
         Ok(())
     }
 
     #[inline]
     pub fn flip(&mut self, loc: Loc) -> StepResult {
-        let pos = self.must(loc)?;
-        self.record(Change::Flip { pos });
+        if let Some(pos) = self.effect_square(loc) {
+            self.record(Change::Flip { pos });
+        }
         Ok(())
     }
 

@@ -63,6 +63,22 @@ pub enum Change {
     },
 }
 
+/// Whether the capture at `changes[index]` does nothing: a piece whose type, owner or
+/// attributes the step changed before it cannot also be captured in it (Zillions keeps
+/// one change per piece). Moves and saved-game records share this rule.
+pub fn capture_is_void(changes: &[Change], index: usize) -> bool {
+    let Some(&Change::Capture { pos }) = changes.get(index) else {
+        return false;
+    };
+    changes[..index].iter().any(|c| match *c {
+        Change::ChangeType { pos: p, .. }
+        | Change::ChangeOwner { pos: p, .. }
+        | Change::Flip { pos: p }
+        | Change::SetAttribute { pos: p, .. } => p == pos,
+        _ => false,
+    })
+}
+
 /// The changes of one step: a few, so kept inline (no allocation per generated move).
 pub type Changes = SmallVec<[Change; 2]>;
 
@@ -662,13 +678,11 @@ impl State {
             }
             self.put(to, piece);
         }
-        // 2. Captures, creations, type and owner changes. A piece changed in this step
-        //    cannot also be captured in it: Zillions records one change per piece.
-        let mut changed: SmallVec<[Pos; 4]> = SmallVec::new();
-        for change in changes {
+        // 2. Captures, creations, type and owner changes.
+        for (index, change) in changes.iter().enumerate() {
             match *change {
                 Change::Capture { pos } => {
-                    if !changed.contains(&pos) {
+                    if !capture_is_void(changes, index) {
                         if let Some(piece) = self.take(pos) {
                             removed.push(piece);
                         }
@@ -683,20 +697,17 @@ impl State {
                 Change::ChangeType { pos, kind } => {
                     if let Some(piece) = &mut self.board[pos as usize] {
                         piece.kind = kind;
-                        changed.push(pos);
                     }
                 }
                 Change::ChangeOwner { pos, owner } => {
                     if let Some(piece) = self.at(pos) {
                         self.put(pos, Some(Piece { owner, ..piece }));
-                        changed.push(pos);
                     }
                 }
                 Change::Flip { pos } => {
                     if let Some(piece) = self.at(pos) {
                         let owner = tables.flipped_owner(piece.owner);
                         self.put(pos, Some(Piece { owner, ..piece }));
-                        changed.push(pos);
                     }
                 }
                 Change::TakeStock { player, kind } => {
@@ -704,8 +715,7 @@ impl State {
                     let slot = &mut Rc::make_mut(&mut self.stock)[slot];
                     *slot = slot.saturating_sub(1);
                 }
-                Change::SetAttribute { pos, .. } => changed.push(pos),
-                Change::Move { .. } | Change::Place { .. } => {}
+                Change::Move { .. } | Change::Place { .. } | Change::SetAttribute { .. } => {}
             }
         }
         // 3. Attributes, on whatever piece now stands on the square.
