@@ -2,10 +2,10 @@
 //! played perfectly (checked against an exhaustive solver), and legal play over many
 //! games.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use zrf::interp::Interpreted;
-use zrf_runtime::{Game, Outcome, PlayerIx, State};
+use zrf_runtime::{Game, Outcome, PlayerIx, SplitMix64, State};
 use zrf_search::{Ai, Algorithm, Limits, Settings};
 
 use crate::perft::{after, engine};
@@ -386,4 +386,47 @@ fn searches_and_perft_split_between_threads_agree_with_one_thread() {
         .choose(&engine.start(), None, |_| {})
         .map(|c| c.index);
     assert_eq!(again, once_more);
+}
+
+#[test]
+fn random_moves_are_drawn_uniformly_among_the_legal_ones_only() {
+    let engine = engine("chess.zrf");
+    let mut rng = SplitMix64::new(7);
+    let mut buffer = Vec::new();
+    let mut draw = |state: &State| {
+        engine
+            .random_move(state, &mut rng, &mut buffer)
+            .map(|m| engine.notation(state, &m))
+    };
+    // In check from the queen on h5, Black has one legal move among twenty-odd
+    // candidates: only it is ever drawn.
+    let check = after(&engine, &["Pawn e2 - e4", "Pawn f7 - f5", "Queen d1 - h5"]);
+    for _ in 0..50 {
+        assert_eq!(draw(&check).as_deref(), Some("Pawn g7 - g6"));
+    }
+    // From the start, 4,000 draws meet each of the 20 moves about 200 times.
+    let start = engine.start();
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for _ in 0..4000 {
+        *seen.entry(draw(&start).expect("moves")).or_default() += 1;
+    }
+    let mut legal: Vec<String> = engine
+        .legal_moves(&start)
+        .iter()
+        .map(|m| engine.notation(&start, m))
+        .collect();
+    legal.sort();
+    assert_eq!(seen.keys().cloned().collect::<Vec<_>>(), legal);
+    assert!(seen.values().all(|&n| (120..=280).contains(&n)), "{seen:?}");
+    // Fool's mate: nothing to draw.
+    let mated = after(
+        &engine,
+        &[
+            "Pawn f2 - f3",
+            "Pawn e7 - e5",
+            "Pawn g2 - g4",
+            "Queen d8 - h4",
+        ],
+    );
+    assert_eq!(draw(&mated), None);
 }

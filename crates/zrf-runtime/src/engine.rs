@@ -323,6 +323,46 @@ impl<T: Templates> Engine<T> {
         }
     }
 
+    /// A legal turn of `state` chosen uniformly at random, `None` when there is none;
+    /// `moves` is a buffer. The same distribution as picking from
+    /// [`Engine::legal_moves`], found cheaply where it can be: under the `checkmated`
+    /// filter alone, candidates are drawn at random and only the drawn ones tested (a
+    /// random playout needs one legal turn, not the legality of all of them).
+    pub fn random_legal_move(
+        &self,
+        state: &State,
+        rng: &mut crate::SplitMix64,
+        moves: &mut Vec<Move>,
+    ) -> Option<Move> {
+        let turn = self.turn(state);
+        let options = &self.tables.options;
+        // Priorities, maximal captures and passes choose among the legal turns as a
+        // whole: those games list them all.
+        let filter_alone = self.tables.priorities.is_empty()
+            && !options.maximal_captures
+            && options.pass_turn == PassTurn::Never;
+        let Some(royal) = self
+            .tables
+            .royal_kinds(turn.player)
+            .filter(|_| filter_alone)
+        else {
+            self.legal_moves_into(state, moves);
+            return (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone());
+        };
+        moves.clear();
+        let candidates = Steps::appending_to(std::mem::take(moves));
+        let _ = self.gen().turns_into(state, turn, candidates, moves);
+        drop_repeated_turns(moves);
+        let mut guard = RoyalGuard::new(self, state, turn, royal);
+        while !moves.is_empty() {
+            let drawn = moves.swap_remove(rng.below(moves.len()));
+            if guard.keeps_royal_safe(self, state, &drawn) {
+                return Some(drawn);
+            }
+        }
+        None
+    }
+
     /// The turns of `turn` in `state` that leave the `royal` pieces of the mover safe,
     /// into `moves` (empty). Out of line: games without the filter never come here.
     #[inline(never)]
@@ -1156,8 +1196,21 @@ pub trait Game {
     fn play_into(&self, state: &Self::State, mv: &Self::Move, next: &mut Self::State) {
         *next = self.play(state, mv);
     }
-    /// The result if the game is over in `state`, given its legal moves.
+    /// The result if the game is over in `state`, given its legal moves (which matter
+    /// only through whether there are any: one legal move stands for all).
     fn outcome(&self, state: &Self::State, moves: &[Self::Move]) -> Option<Outcome>;
+    /// A legal move of `state` chosen uniformly at random with `rng`, `None` when there
+    /// is none; `moves` is a buffer. Engines may find it without listing every legal
+    /// move (what random playouts need).
+    fn random_move(
+        &self,
+        state: &Self::State,
+        rng: &mut crate::SplitMix64,
+        moves: &mut Vec<Self::Move>,
+    ) -> Option<Self::Move> {
+        self.legal_moves_into(state, moves);
+        (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())
+    }
     /// The move in saved-game notation.
     fn notation(&self, state: &Self::State, mv: &Self::Move) -> String;
     /// How many players the game lists (neutral ones included).
@@ -1219,6 +1272,15 @@ impl<T: Templates> Game for Engine<T> {
 
     fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {
         Engine::outcome(self, state, moves)
+    }
+
+    fn random_move(
+        &self,
+        state: &State,
+        rng: &mut crate::SplitMix64,
+        moves: &mut Vec<Move>,
+    ) -> Option<Move> {
+        Engine::random_legal_move(self, state, rng, moves)
     }
 
     fn notation(&self, state: &State, mv: &Move) -> String {

@@ -226,12 +226,15 @@ impl<G: Game, E: Evaluator<G>> Tree<'_, G, E> {
     fn playout(&mut self, state: &mut G::State, spare: &mut G::State) -> Vec<f64> {
         let mut moves = Vec::new();
         for _ in 0..self.playout_plies {
-            self.game.legal_moves_into(state, &mut moves);
-            if let Some(outcome) = self.game.outcome(state, &moves) {
+            // The result depends on the legal moves only through whether there are any.
+            let choice = self.game.random_move(state, &mut self.rng, &mut moves);
+            if let Some(outcome) = self.game.outcome(state, choice.as_slice()) {
                 return self.outcome_rewards(outcome);
             }
-            let choice = &moves[self.rng.below(moves.len())];
-            self.game.play_into(state, choice, spare);
+            let Some(choice) = choice else {
+                break;
+            };
+            self.game.play_into(state, &choice, spare);
             std::mem::swap(state, spare);
         }
         self.judged_rewards(state)

@@ -66,11 +66,15 @@ pub fn random_game<G: Game>(game: &G, seed: u64, max_plies: usize) -> (usize, Op
     let mut next = game.start();
     let mut moves = Vec::new();
     for ply in 0..max_plies {
-        game.legal_moves_into(&state, &mut moves);
-        if let Some(outcome) = game.outcome(&state, &moves) {
+        // The result depends on the legal moves only through whether there are any.
+        let choice = game.random_move(&state, &mut rng, &mut moves);
+        if let Some(outcome) = game.outcome(&state, choice.as_slice()) {
             return (ply, Some(outcome));
         }
-        game.play_into(&state, &moves[rng.below(moves.len())], &mut next);
+        let Some(choice) = choice else {
+            return (ply, None);
+        };
+        game.play_into(&state, &choice, &mut next);
         std::mem::swap(&mut state, &mut next);
     }
     (max_plies, None)
