@@ -112,24 +112,55 @@ impl Clone for Step {
 pub struct History {
     pub hash: u64,
     pub previous: Option<Rc<History>>,
-    /// Bit `hash >> 58` of this entry's hash and of every earlier one: a position whose
+    /// Entries in the list from this one back.
+    depth: u32,
+    /// The hashes of this entry's block of the list (at most [`BLOCK`] consecutive
+    /// entries), oldest first, up to this entry: a walk back over the hashes reads
+    /// them a block at a time.
+    block: [u64; BLOCK],
+    /// How many of `block` are filled.
+    block_len: u8,
+    /// The newest entry of the block before this one's.
+    before_block: Option<Rc<History>>,
+    /// Bit `hash >> 56` of this entry's hash and of every earlier one: a position whose
     /// bit is clear occurred nowhere before, known without counting (and so after most
     /// moves of a short game).
-    seen: u64,
-    /// How often each hash occurs in this entry and the ones before it: made when first
-    /// asked for, from the previous entry's (a persistent map, so the entries share
-    /// it), so that a repetition test costs the same at any length of game.
+    seen: [u64; 4],
+    /// How often each hash occurs in this entry and the ones before it, for entries
+    /// deeper than [`WALKED_DEPTH`]: made when first asked for, from the previous
+    /// entry's (a persistent map, so the entries share it), so that a repetition test
+    /// costs the same at any length of game.
     counts: OnceCell<Counts>,
 }
+
+/// Entries whose hashes one entry keeps (see [`History::block`]).
+const BLOCK: usize = 8;
+
+/// Up to this many entries, a repetition test walks the list: cheaper than keeping the
+/// counts (an insertion in a persistent map per turn), which longer games need.
+const WALKED_DEPTH: u32 = 512;
 
 type Counts = rpds::HashTrieMap<u64, u32>;
 
 impl History {
     pub(crate) fn new(hash: u64, previous: Option<Rc<History>>) -> History {
-        let seen = previous.as_ref().map_or(0, |p| p.seen) | seen_bit(hash);
+        let (depth, mut seen) = previous.as_ref().map_or((0, [0; 4]), |p| (p.depth, p.seen));
+        let (word, bit) = seen_bit(hash);
+        seen[word] |= bit;
+        let (mut block, block_len, before_block) = match &previous {
+            Some(p) if usize::from(p.block_len) < BLOCK => {
+                (p.block, p.block_len, p.before_block.clone())
+            }
+            _ => ([0; BLOCK], 0, previous.clone()),
+        };
+        block[usize::from(block_len)] = hash;
         History {
             hash,
             previous,
+            depth: depth + 1,
+            block,
+            block_len: block_len + 1,
+            before_block,
             seen,
             counts: OnceCell::new(),
         }
@@ -137,8 +168,19 @@ impl History {
 
     /// Occurrences of `hash` in this entry and the ones before it.
     pub(crate) fn occurrences_of(&self, hash: u64) -> usize {
-        if self.seen & seen_bit(hash) == 0 {
+        let (word, bit) = seen_bit(hash);
+        if self.seen[word] & bit == 0 {
             return 0;
+        }
+        if self.depth <= WALKED_DEPTH {
+            let mut count = 0;
+            let mut entry = Some(self);
+            while let Some(here) = entry {
+                let hashes = &here.block[..usize::from(here.block_len)];
+                count += hashes.iter().filter(|&&h| h == hash).count();
+                entry = here.before_block.as_deref();
+            }
+            return count;
         }
         self.counts().get(&hash).map_or(0, |&n| n as usize)
     }
@@ -173,20 +215,27 @@ impl Drop for History {
     /// Unlinks the entries one by one: dropping a long game's list by recursion would
     /// overflow the stack.
     fn drop(&mut self) {
+        // The block links skip entries the previous links hold: released first, they
+        // leave each entry's last reference on its previous link.
+        drop(self.before_block.take());
         let mut next = self.previous.take();
         while let Some(entry) = next {
             match Rc::try_unwrap(entry) {
-                Ok(mut only) => next = only.previous.take(),
+                Ok(mut only) => {
+                    drop(only.before_block.take());
+                    next = only.previous.take();
+                }
                 Err(_) => break,
             }
         }
     }
 }
 
-/// The bit of `hash` in [`History::seen`].
+/// The word and bit of `hash` in [`History::seen`].
 #[inline]
-fn seen_bit(hash: u64) -> u64 {
-    1 << (hash >> 58)
+fn seen_bit(hash: u64) -> (usize, u64) {
+    let index = hash >> 56;
+    ((index / 64) as usize, 1 << (index % 64))
 }
 
 /// A position in play.

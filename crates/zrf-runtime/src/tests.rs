@@ -569,3 +569,28 @@ fn a_long_history_counts_repetitions_and_drops_without_recursing() {
     drop(earlier);
     drop(newest);
 }
+
+#[test]
+fn repetitions_are_counted_alike_by_walking_short_histories_and_counting_long_ones() {
+    // Every position at most once, but for one hash met every 97th turn; the answers
+    // must agree with a plain count on both sides of the depth where counting starts.
+    let repeated = 0x0123_4567_89ab_cdef_u64;
+    let hash_of = |turn: u64| {
+        if turn % 97 == 0 {
+            repeated
+        } else {
+            crate::random::mix(turn + 1)
+        }
+    };
+    let mut history: Option<Rc<History>> = None;
+    for turn in 0..2000u64 {
+        let entry = Rc::new(History::new(hash_of(turn), history));
+        let expected = (0..=turn).filter(|t| hash_of(*t) == repeated).count();
+        assert_eq!(entry.occurrences_of(repeated), expected, "turn {turn}");
+        assert_eq!(
+            entry.occurrences_of(hash_of(turn)),
+            if turn % 97 == 0 { expected } else { 1 }
+        );
+        history = Some(entry);
+    }
+}
