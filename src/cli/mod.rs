@@ -210,7 +210,9 @@ enum Command {
     ///
     /// The two sides swap colours from game to game; games run in parallel, one per
     /// core. Prints wins, draws and losses per engine and per side, the mean length and
-    /// the search speed; `--save-dir` keeps every game as a .zsg file.
+    /// the search speed. Every game is saved as a .zsg file, in a new folder
+    /// `selfplay-NAME` of the working directory unless `--save-dir` names one
+    /// (`--no-save` keeps none).
     ///
     /// Example: `zrfc selfplay zrf-samples/chess.zrf --games 20 --time 0.1 --vs-time 1`
     Selfplay {
@@ -243,9 +245,13 @@ enum Command {
         /// Seed of the players' searches.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// A folder to write every game into (`game-001.zsg`, ...).
-        #[arg(long, value_name = "DIR")]
+        /// The folder to write every game into (`game-001.zsg`, ...); default a new
+        /// folder `selfplay-NAME` in the working directory.
+        #[arg(long, value_name = "DIR", conflicts_with = "no_save")]
         save_dir: Option<PathBuf>,
+        /// Keep no games.
+        #[arg(long)]
+        no_save: bool,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -627,6 +633,7 @@ pub fn main() -> ExitCode {
             max_turns,
             seed,
             save_dir,
+            no_save,
             front_end,
         } => play::selfplay(
             &file,
@@ -645,7 +652,7 @@ pub fn main() -> ExitCode {
                     seed,
                     max_seconds: None,
                 },
-                save_dir,
+                save: (!no_save).then_some(save_dir),
             },
             &front_end.options(),
             color,

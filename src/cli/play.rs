@@ -294,8 +294,9 @@ fn seats(tables: &zrf_runtime::Tables, names: &[String]) -> Result<Vec<bool>, u8
 pub struct SelfplayRequest {
     pub contenders: [Contender; 2],
     pub options: MatchOptions,
-    /// A folder to write every game into as a .zsg file.
-    pub save_dir: Option<PathBuf>,
+    /// Where to save every game as a .zsg file: `None` to keep none, `Some(None)` for
+    /// a new folder named after the rules ([`zrf_search::save_folder`]).
+    pub save: Option<Option<PathBuf>>,
 }
 
 pub fn selfplay(
@@ -312,12 +313,20 @@ pub fn selfplay(
     let blueprint = interp::Blueprint::of(&engine);
     let make_engine = || blueprint.engine();
     let tables = &engine.tables;
-    if let Some(dir) = &request.save_dir {
-        if let Err(err) = std::fs::create_dir_all(dir) {
-            eprintln!("error: cannot create {}: {err}", dir.display());
-            return 2;
-        }
-    }
+    let rules_name = file.file_name().map_or_else(
+        || "game.zrf".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let folder = match &request.save {
+        None => None,
+        Some(dir) => match zrf_search::save_folder(dir.as_deref(), &rules_name) {
+            Ok(folder) => Some(folder),
+            Err(err) => {
+                eprintln!("error: {err}");
+                return 2;
+            }
+        },
+    };
     println!(
         "{}: {} games, {} against {}",
         tables.title,
@@ -343,20 +352,12 @@ pub fn selfplay(
         &on_game,
     );
     bar.finish_and_clear();
-    let rules_name = file.file_name().map_or_else(
-        || "game.zrf".to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    if let Some(dir) = &request.save_dir {
-        for game in &games {
-            let path = dir.join(format!("game-{:03}.zsg", game.number + 1));
-            let text = zrf_runtime::saved_game(tables, &rules_name, &[], &game.records);
-            if let Err(err) = std::fs::write(&path, text) {
-                eprintln!("error: cannot write {}: {err}", path.display());
-                return 2;
-            }
+    if let Some(folder) = &folder {
+        if let Err(err) = zrf_search::save_games(folder, tables, &rules_name, &games) {
+            eprintln!("error: {err}");
+            return 2;
         }
-        println!("saved {} games in {}", games.len(), dir.display());
+        println!("saved {} games in {}", games.len(), folder.display());
     }
     let tally = Tally::of(&games, tables.players.len());
     print!(

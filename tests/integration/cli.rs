@@ -446,6 +446,62 @@ fn show_prints_a_text_board_or_writes_an_svg() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+#[test]
+fn selfplay_saves_into_a_new_folder_named_after_the_rules_unless_told_not_to() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("zrf-samples/tictactoe.zrf");
+    let selfplay = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_zrfc"))
+            .args(["selfplay", &sample.to_string_lossy(), "--games", "2"])
+            .args(["--engine", "random", "--threads", "1"])
+            .args(extra)
+            .current_dir(dir.path())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run zrfc: {e}"))
+    };
+    let listing = || {
+        let mut names: Vec<String> = walk(dir.path());
+        names.sort();
+        names
+    };
+    fn walk(root: &Path) -> Vec<String> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(root).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            let name = name.unwrap_or_default();
+            if path.is_dir() {
+                names.extend(walk(&path).into_iter().map(|n| format!("{name}/{n}")));
+            } else {
+                names.push(name);
+            }
+        }
+        names
+    }
+    // A second match never writes into the first one's folder.
+    for _ in 0..2 {
+        let out = selfplay(&[]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    assert_eq!(
+        listing(),
+        [
+            "selfplay-tictactoe-2/game-001.zsg",
+            "selfplay-tictactoe-2/game-002.zsg",
+            "selfplay-tictactoe/game-001.zsg",
+            "selfplay-tictactoe/game-002.zsg",
+        ]
+    );
+    let out = selfplay(&["--no-save"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stdout).contains("saved"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(listing().len(), 4);
+}
+
 fn zrfc_with_input(args: &[&str], input: &str) -> Output {
     use std::io::Write;
     use std::process::Stdio;

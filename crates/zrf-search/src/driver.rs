@@ -201,7 +201,9 @@ selfplay options:
   --engine ENGINE      the first player's engine; --vs-engine the second's
   --threads N          games played at once (default: all cores)
   --max-turns N        cut games longer than N turns (default 500)
-  --save-dir DIR       write every game there as game-001.zsg, ...
+  --save-dir DIR       write every game there as game-001.zsg, ... (default: a new
+                       folder selfplay-NAME in the working directory)
+  --no-save            keep no games
 
 bench options:
   --time SECONDS       time per measure (default 2)
@@ -272,6 +274,13 @@ impl Options {
         let at = self.args.iter().position(|a| a == name)?;
         self.args.remove(at);
         (at < self.args.len()).then(|| self.args.remove(at))
+    }
+
+    /// Whether the flag `name` (an option without a value) was given.
+    fn flag(&mut self, name: &str) -> bool {
+        let given = self.args.iter().any(|a| a == name);
+        self.args.retain(|a| a != name);
+        given
     }
 
     fn take_all(&mut self, name: &str) -> Vec<String> {
@@ -466,6 +475,7 @@ fn selfplay_command<T: Templates>(
     options: &mut Options,
 ) -> Result<(), String> {
     let save_dir = options.take("--save-dir");
+    let no_save = options.flag("--no-save");
     let games = options.number("--games", 10)?;
     let time: f64 = options.number("--time", 0.1)?;
     let vs_time: f64 = options.number("--vs-time", time)?;
@@ -489,22 +499,21 @@ fn selfplay_command<T: Templates>(
             game.turns
         );
     };
+    let folder = match no_save {
+        true => None,
+        false => Some(crate::save_folder(
+            save_dir.as_deref().map(Path::new),
+            rules_file,
+        )?),
+    };
     let played = play_match(make_engine, &contenders, &match_options, &report);
     let engine = make_engine();
-    if let Some(dir) = save_dir {
-        let dir = Path::new(&dir);
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        for game in &played {
-            let path = dir.join(format!("game-{:03}.zsg", game.number + 1));
-            let text = zrf_runtime::saved_game(&engine.tables, rules_file, &[], &game.records);
-            std::fs::write(&path, text)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
+    if let Some(folder) = folder {
+        crate::save_games(&folder, &engine.tables, rules_file, &played)?;
         say(&format!(
             "saved {} games in {}\n",
             played.len(),
-            dir.display()
+            folder.display()
         ));
     }
     let tally = Tally::of(&played, engine.tables.players.len());

@@ -28,7 +28,9 @@ pub use eval::{Evaluator, Even, KindReport, RulesEval};
 pub use mcts::{mcts, MctsFound, MctsOptions};
 pub use perft::{divide, fingerprint, perft};
 pub use playout::{playout, playout_with, random_game, Playout};
-pub use selfplay::{play_match, Contender, MatchGame, MatchOptions, Tally};
+pub use selfplay::{
+    play_match, save_folder, save_games, Contender, MatchGame, MatchOptions, Tally,
+};
 pub use tt::TranspositionTable;
 pub use zrf_runtime::SplitMix64;
 

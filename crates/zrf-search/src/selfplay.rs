@@ -1,11 +1,12 @@
 //! Self-play matches between two computer players, one game per worker thread at a
 //! time, every game kept as saved-game records.
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use zrf_runtime::{Engine, Game, Outcome, PlayerIx, Templates};
+use zrf_runtime::{Engine, Game, Outcome, PlayerIx, Tables, Templates};
 
 use crate::ai::{Ai, Settings};
 
@@ -68,6 +69,55 @@ impl MatchGame {
             },
         })
     }
+}
+
+/// The folder a match's games are saved in, made before the match so that a long match
+/// never ends unable to save: `dir` when given, else a new folder `selfplay-STEM`
+/// (`selfplay-STEM-2`, ... when that exists) in the working directory, STEM being the
+/// rules file's name without `.zrf`. An existing folder is never written into unless
+/// given.
+pub fn save_folder(dir: Option<&Path>, rules_file: &str) -> Result<PathBuf, String> {
+    if let Some(dir) = dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        return Ok(dir.to_path_buf());
+    }
+    let stem = Path::new(rules_file)
+        .file_stem()
+        .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+    let mut last_error = None;
+    for n in 1..=1000 {
+        let name = match n {
+            1 => format!("selfplay-{stem}"),
+            n => format!("selfplay-{stem}-{n}"),
+        };
+        match std::fs::create_dir(&name) {
+            Ok(()) => return Ok(PathBuf::from(name)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => last_error = Some(format!("cannot create {name}: {e}")),
+        }
+        if let Some(error) = last_error.take() {
+            return Err(error);
+        }
+    }
+    Err(format!(
+        "selfplay-{stem} to selfplay-{stem}-1000 all exist; give --save-dir"
+    ))
+}
+
+/// Writes every game of a match into `folder` as `game-001.zsg`, `game-002.zsg`, ...
+pub fn save_games(
+    folder: &Path,
+    tables: &Tables,
+    rules_file: &str,
+    games: &[MatchGame],
+) -> Result<(), String> {
+    for game in games {
+        let path = folder.join(format!("game-{:03}.zsg", game.number + 1));
+        let text = zrf_runtime::saved_game(tables, rules_file, &[], &game.records);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Plays a match of `options.games` games between two contenders: in game `g`, player
