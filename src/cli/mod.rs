@@ -462,14 +462,28 @@ impl IncludeArgs {
     }
 }
 
+/// `--macro-depth-limit`: a number from 1 to [`crate::expand::CALL_DEPTH_CEILING`].
+fn parse_macro_depth_limit(text: &str) -> Result<usize, String> {
+    let ceiling = crate::expand::CALL_DEPTH_CEILING;
+    match text.parse::<usize>() {
+        Ok(n) if (1..=ceiling).contains(&n) => Ok(n),
+        _ => Err(format!("expected a number from 1 to {ceiling}")),
+    }
+}
+
 /// Include paths and the limits that keep macro expansion bounded.
 #[derive(Args, Debug, Clone)]
 struct FrontEndArgs {
     #[command(flatten)]
     includes: IncludeArgs,
     /// Deepest nesting of macro calls before expansion stops with an error (recursive
-    /// macros never finish; real files nest 12 deep at most).
-    #[arg(long, value_name = "N", default_value_t = ExpandOptions::default().max_call_depth)]
+    /// macros never finish; real files nest 12 deep at most). At most 1000.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = ExpandOptions::default().max_call_depth,
+        value_parser = parse_macro_depth_limit
+    )]
     macro_depth_limit: usize,
     /// Most nodes macro expansion may create in one file (the largest real files need
     /// 2.8 million; exponential macros need more).

@@ -125,7 +125,11 @@ impl ExpandError {
                     format!("this call of `{macro_name}` is {} levels deep", limit + 1),
                 )
                 .note("a macro that calls itself, directly or through others, never finishes")
-                .help("if the nesting is intended, raise the limit with `--macro-depth-limit`"),
+                .help(if *limit < super::CALL_DEPTH_CEILING {
+                    "if the nesting is intended, raise the limit with `--macro-depth-limit`"
+                } else {
+                    "this is the deepest nesting expansion allows"
+                }),
                 *expn,
             ),
             ExpandError::NodeLimit {

@@ -462,11 +462,12 @@ impl Expander {
         out: &mut Vec<ENode>,
     ) -> Flow {
         let call_depth = env.map_or(0, |e| e.depth) + 1;
-        if call_depth > self.options.max_call_depth {
+        let limit = self.options.max_call_depth.min(super::CALL_DEPTH_CEILING);
+        if call_depth > limit {
             self.errors.push(ExpandError::CallDepth {
                 span: call_site,
                 macro_name: self.interner.resolve(name).to_string(),
-                limit: self.options.max_call_depth,
+                limit,
                 expn: caller,
             });
             return Err(Abort);

@@ -30,10 +30,16 @@ use crate::intern::{Interner, Sym};
 use crate::source::Span;
 use crate::syntax::{Node, NodeKind};
 
+/// The most macro calls nested inside one another that expansion ever allows, whatever
+/// [`ExpandOptions::max_call_depth`] says: expansion recurses once per level, and this
+/// many levels fit in the 2 MB stack of a test or build-script thread.
+pub const CALL_DEPTH_CEILING: usize = 1000;
+
 /// Limits that keep expansion bounded; each is a `zrfc` option.
 #[derive(Clone, Copy, Debug)]
 pub struct ExpandOptions {
-    /// Macro calls nested inside one another (the corpus needs 12).
+    /// Macro calls nested inside one another (the corpus needs 12); at most
+    /// [`CALL_DEPTH_CEILING`].
     pub max_call_depth: usize,
     /// Nodes created by expansion in one file (the largest corpus files need 2.8 million).
     pub max_nodes: usize,

@@ -602,3 +602,19 @@ fn info_prints_what_the_rules_say_of_the_game_and_its_pieces() {
          King: one step in any direction\n  Pawn\n"
     );
 }
+
+#[test]
+fn a_macro_depth_limit_above_the_ceiling_is_a_usage_error() {
+    let out = zrfc(&[
+        "check",
+        "zrf-samples/tictactoe.zrf",
+        "--macro-depth-limit",
+        "100000",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("expected a number from 1 to 1000"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -212,3 +212,22 @@ fn variants_before_the_game_inherit_from_the_next_game() {
         ]
     );
 }
+
+#[test]
+fn a_call_depth_limit_above_the_ceiling_stops_at_the_ceiling_without_overflowing() {
+    let options = FrontEndOptions {
+        expand: zrf::expand::ExpandOptions {
+            max_call_depth: 100_000,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    // Run on a thread of the smallest stack tests get: the ceiling must fit there.
+    let codes = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || front_end("(define r (r $1))\n(game (title \"R\") (r x))\n", &options).2)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .join()
+        .unwrap_or_else(|_| panic!("expansion panicked"));
+    assert_eq!(codes, ["E0303"]);
+}
