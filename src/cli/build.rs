@@ -62,6 +62,7 @@ pub fn build(args: &BuildArgs) -> u8 {
     let many = args.files.len() > 1;
     let progress = progress_bar(if many { args.files.len() as u64 } else { 0 });
     let mut failed = 0;
+    let mut exit = 0;
     for file in &args.files {
         progress.set_message(file.display().to_string());
         let target = target(&args.out, file, many, args.emit);
@@ -69,6 +70,7 @@ pub fn build(args: &BuildArgs) -> u8 {
             Ok(written) => progress.suspend(|| println!("{}", written.display())),
             Err(err) => {
                 failed += 1;
+                exit = exit.max(exit_code(&err));
                 progress.suspend(|| eprintln!("error: {err}"));
             }
         }
@@ -78,7 +80,21 @@ pub fn build(args: &BuildArgs) -> u8 {
     if many {
         println!("{} built, {failed} failed", args.files.len() - failed);
     }
-    u8::from(failed > 0)
+    exit
+}
+
+/// The exit code of a failed build, as for every command: 1 when the rules file is at
+/// fault (its diagnostics say how), 2 for files that cannot be read or written and
+/// titles the file does not have.
+fn exit_code(err: &build::BuildError) -> u8 {
+    use build::BuildError;
+    match err {
+        BuildError::Read { .. }
+        | BuildError::Write { .. }
+        | BuildError::NoOutDir
+        | BuildError::NoSuchGame { .. } => 2,
+        _ => 1,
+    }
 }
 
 /// Where one file's output goes.

@@ -908,6 +908,10 @@ fn choose_game(
     title: Option<&str>,
 ) -> Result<frontend::GameResult, u8> {
     let games = front_end.games;
+    // A file without games has said why in its diagnostics, already shown.
+    if games.is_empty() && front_end.diagnostics.iter().any(Diagnostic::is_error) {
+        return Err(1);
+    }
     let index = match title {
         None => Some(0),
         Some(title) => games.iter().position(|g| g.title == title).or_else(|| {

@@ -57,6 +57,8 @@ pub enum ExpandError {
     },
     /// A `variant` in a file without any `game`.
     VariantWithoutGame { span: Span },
+    /// A file (with its includes) that defines no game at all; `span` is its start.
+    NoGame { span: Span },
     /// A `game` without `(title "...")`.
     MissingTitle { span: Span, kind: &'static str },
     /// A `variant` without a title of its own (a warning: it shows the game's title).
@@ -193,6 +195,13 @@ impl ExpandError {
                 .primary(*span, "not a definition, game or variant")
                 .help("a file holds `define`, `game`, `variant`, `include` and `version` forms"),
                 *expn,
+            ),
+            ExpandError::NoGame { span } => (
+                Diagnostic::error("E0312", "no game in this file")
+                    .primary(*span, "nothing here or in its includes is a `(game ...)`")
+                    .note("a rules file describes at least one game; macros and variants alone cannot be played")
+                    .help("a file meant to be included goes in another's `(include \"...\")`"),
+                None,
             ),
             ExpandError::VariantWithoutGame { span } => (
                 Diagnostic::error("E0310", "variant without a game")

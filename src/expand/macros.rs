@@ -72,6 +72,19 @@ pub fn expand(loaded: &Loaded, options: &ExpandOptions) -> Expanded {
     });
     let mut errors = expander.errors;
     let games = build_games(&forms, &mut expander.interner, &mut errors);
+    // Only when no other error explains it (a variant without a game, a failed
+    // expansion); the warnings say nothing of games.
+    let warning = |e: &ExpandError| {
+        matches!(
+            e,
+            ExpandError::UntitledVariant { .. } | ExpandError::Redefinition { .. }
+        )
+    };
+    if games.is_empty() && errors.iter().all(warning) {
+        errors.push(ExpandError::NoGame {
+            span: Span::new(loaded.root, 0, 0),
+        });
+    }
     Expanded {
         interner: expander.interner,
         expansions: expander.expansions,

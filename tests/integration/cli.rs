@@ -618,3 +618,57 @@ fn a_macro_depth_limit_above_the_ceiling_is_a_usage_error() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn exit_codes_agree_across_commands() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out_dir = dir.path().join("out");
+    let out_dir = out_dir.to_string_lossy();
+    let a_file = dir.path().join("a-file");
+    std::fs::write(&a_file, "").unwrap_or_else(|e| panic!("{e}"));
+    let a_file = a_file.to_string_lossy();
+    let no_game = "tests/ui/no_game.zrf";
+    let cases: [(&[&str], i32); 9] = [
+        // A rules file at fault: 1, with its diagnostic.
+        (&["check", no_game], 1),
+        (&["moves", no_game], 1),
+        (&["perft", no_game, "--depth", "1"], 1),
+        (&["build", no_game, "-o", &out_dir], 1),
+        // Files that cannot be read or written, titles the file lacks: 2.
+        (&["check", "tests/ui/missing.zrf"], 2),
+        (&["build", "tests/ui/missing.zrf", "-o", &out_dir], 2),
+        (&["build", "zrf-samples/tictactoe.zrf", "-o", &a_file], 2),
+        (
+            &[
+                "build",
+                "zrf-samples/tictactoe.zrf",
+                "--variant",
+                "Nope",
+                "-o",
+                &out_dir,
+            ],
+            2,
+        ),
+        (
+            &["moves", "zrf-samples/tictactoe.zrf", "--variant", "Nope"],
+            2,
+        ),
+    ];
+    for (args, code) in cases {
+        let out = zrfc(args);
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        if args[1] == no_game {
+            assert!(
+                text(&out.stderr).contains("E0312"),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+            assert!(!text(&out.stderr).contains("no game or variant titled"));
+        }
+    }
+}
