@@ -544,6 +544,9 @@ pub fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
         }
     };
+    if !matches!(cli.command, Command::Serve { .. }) {
+        zrf_search::driver::end_quietly_on_a_closed_pipe();
+    }
     let color = color_choice(cli.color);
     let code = match cli.command {
         Command::Parse {

@@ -672,3 +672,41 @@ fn exit_codes_agree_across_commands() {
         }
     }
 }
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // Three thousand undefined positions: far more diagnostics than a pipe holds.
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let rules = dir.path().join("errors.zrf");
+    let positions: Vec<String> = (0..3000).map(|i| format!("x{i}")).collect();
+    let source = format!(
+        "(game (title \"E\") (players A B) (turn-order A B)\n\
+         (board (grid (start-rectangle 0 0 10 10)\n\
+           (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n\
+         (piece (name S) (moves (e add)))\n\
+         (board-setup (A (S {}))))\n",
+        positions.join(" ")
+    );
+    std::fs::write(&rules, source).unwrap_or_else(|e| panic!("{e}"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zrfc"))
+        .arg("check")
+        .arg(&rules)
+        .env("NO_COLOR", "1")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut stderr = child.stderr.take().unwrap_or_else(|| panic!("stderr"));
+    let mut first = [0u8; 38];
+    stderr
+        .read_exact(&mut first)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(&first, b"error[E0403]: undefined position `x0`\n");
+    // The reader goes away, as `| head` does: the program must stop without a panic
+    // (exit 101), by the pipe signal as Unix tools do.
+    drop(stderr);
+    let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
+    assert_ne!(status.code(), Some(101));
+    assert!(!status.success());
+}

@@ -264,6 +264,15 @@ fn serve_command(
     web::serve(&server, &site)
 }
 
+/// Makes writing to a closed pipe (`engine moves | head`) end the program quietly, as
+/// it does Unix tools, instead of panicking in `println!`: Rust starts programs with
+/// SIGPIPE ignored, so that the write fails; its default action ends the process
+/// there. Not for servers, whose clients may hang up.
+pub fn end_quietly_on_a_closed_pipe() {
+    #[cfg(unix)]
+    sigpipe::reset();
+}
+
 /// Parsed options of the engine command line: `--name value` pairs and flags.
 struct Options {
     args: Vec<String>,
@@ -338,6 +347,9 @@ pub fn run_engine<T: Templates + 'static>(
     } else {
         Some(options.args.remove(0))
     };
+    if command.as_deref() != Some("serve") {
+        end_quietly_on_a_closed_pipe();
+    }
     let result = match command.as_deref() {
         None => {
             eprint!("{ENGINE_HELP}");
