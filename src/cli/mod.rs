@@ -923,6 +923,20 @@ fn choose_game(
                 .position(|g| g.title.eq_ignore_ascii_case(title))
         }),
     };
+    if title.is_none() && games.len() > 1 {
+        let others: Vec<String> = games[1..]
+            .iter()
+            .map(|g| format!("{:?}", g.title))
+            .collect();
+        eprintln!(
+            "note: {} has {} games and variants; this is the first, {:?} (--variant chooses \
+             another: {})",
+            file.display(),
+            games.len(),
+            games[0].title,
+            others.join(", ")
+        );
+    }
     match index.and_then(|i| games.into_iter().nth(i)) {
         Some(game) => Ok(game),
         None => {

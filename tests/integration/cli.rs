@@ -710,3 +710,29 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert_ne!(status.code(), Some(101));
     assert!(!status.success());
 }
+
+#[test]
+fn commands_on_a_file_of_several_games_say_which_they_took() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let rules = dir.path().join("two.zrf");
+    let source = "(game (title \"First\") (players A B) (turn-order A B)\n\
+        (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10)))\n\
+          (directions (e 1 0))))\n\
+        (piece (name S) (drops ((verify empty?) add)))\n\
+        (board-setup (A (S off 1)) (B (S off 1))))\n\
+        (variant (title \"Second\"))\n";
+    std::fs::write(&rules, source).unwrap_or_else(|e| panic!("{e}"));
+    let rules = rules.to_string_lossy();
+    let out = zrfc(&["moves", &rules]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "A S a1\nA S b1\n");
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "note: {rules} has 2 games and variants; this is the first, \"First\" \
+             (--variant chooses another: \"Second\")\n"
+        )
+    );
+    let out = zrfc(&["moves", &rules, "--variant", "Second"]);
+    assert_eq!(text(&out.stderr), "");
+}
