@@ -52,6 +52,16 @@ pub enum BuildError {
         path: String,
         error: ir::TablesError,
     },
+    #[error(
+        "{path}: {title:?} takes its moves from the Axiom engine {engine:?}, which zrf does not \
+         run: compiled, it could only pass (allow it with `--allow-axiom`, \
+         `Config::allow_axiom`)"
+    )]
+    AxiomEngine {
+        path: String,
+        title: String,
+        engine: String,
+    },
     #[error("OUT_DIR is not set: call `Config::out_dir`, or run from a build script")]
     NoOutDir,
     #[error("writing {path}: {reason}")]
@@ -79,6 +89,7 @@ pub struct Config {
     codegen: CodegenOptions,
     front_end: FrontEndOptions,
     quiet: bool,
+    allow_axiom: bool,
 }
 
 /// The Rust code of one rules file, and what it was made from.
@@ -150,6 +161,13 @@ impl Config {
         self
     }
 
+    /// Compile games whose moves come from an Axiom engine too (refused by default:
+    /// zrf does not run those engines, so the compiled game has no moves but passes).
+    pub fn allow_axiom(&mut self, allow: bool) -> &mut Self {
+        self.allow_axiom = allow;
+        self
+    }
+
     /// Compiles each file into `<out_dir>/<file stem>.rs`, written only if it changed.
     pub fn compile(&self, files: &[impl AsRef<Path>]) -> Result<(), BuildError> {
         let out_dir = match &self.out_dir {
@@ -186,6 +204,15 @@ impl Config {
     /// The Rust code of one file's selected games, without writing anything.
     pub fn generate(&self, file: &Path) -> Result<Generated, BuildError> {
         let loaded = self.load(file)?;
+        if let Some(game) = loaded.games.iter().find(|g| g.engine.is_some()) {
+            if !self.allow_axiom {
+                return Err(BuildError::AxiomEngine {
+                    path: file.display().to_string(),
+                    title: game.title.clone(),
+                    engine: game.engine.clone().unwrap_or_default(),
+                });
+            }
+        }
         let code =
             codegen::generate(&loaded.games, &loaded.sources, &self.codegen).map_err(|error| {
                 BuildError::Codegen {

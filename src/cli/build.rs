@@ -34,6 +34,10 @@ pub struct BuildArgs {
     /// A folder searched for `(include "...")` files; repeatable.
     #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
     include_dirs: Vec<PathBuf>,
+    /// Build games whose moves come from an Axiom engine too (zrf does not run those
+    /// engines: the compiled game could only pass).
+    #[arg(long)]
+    allow_axiom: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +48,7 @@ enum Emit {
 
 pub fn build(args: &BuildArgs) -> u8 {
     let mut config = Config::new();
-    config.quiet(true);
+    config.quiet(true).allow_axiom(args.allow_axiom);
     for dir in &args.include_dirs {
         config.include(dir);
     }

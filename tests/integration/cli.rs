@@ -736,3 +736,27 @@ fn commands_on_a_file_of_several_games_say_which_they_took() {
     let out = zrfc(&["moves", &rules, "--variant", "Second"]);
     assert_eq!(text(&out.stderr), "");
 }
+
+#[test]
+fn build_refuses_a_game_whose_moves_come_from_an_axiom_engine_unless_allowed() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = dir.path().join("pkg");
+    let out = out.to_string_lossy();
+    let refused = zrfc(&["build", "tests/ui/axiom_engine.zrf", "-o", &out]);
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = text(&refused.stderr);
+    assert!(
+        stderr.contains("takes its moves from the Axiom engine")
+            && stderr.contains("--allow-axiom"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("pkg").exists());
+    let allowed = zrfc(&[
+        "build",
+        "tests/ui/axiom_engine.zrf",
+        "-o",
+        &out,
+        "--allow-axiom",
+    ]);
+    assert_eq!(allowed.status.code(), Some(0), "{}", text(&allowed.stderr));
+}
