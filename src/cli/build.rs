@@ -71,7 +71,17 @@ pub fn build(args: &BuildArgs) -> u8 {
         progress.set_message(file.display().to_string());
         let target = target(&args.out, file, many, args.emit);
         match build_one(&config, file, &target, args.emit, &runtime) {
-            Ok(written) => progress.suspend(|| println!("{}", written.display())),
+            Ok(written) => progress.suspend(|| {
+                println!("{}", written.display());
+                if !many && args.emit == Emit::Package {
+                    // On stderr: stdout is the folder alone, for scripts.
+                    eprintln!(
+                        "next: cargo run --release --manifest-path {} -- play \
+                         (`help` instead of `play` lists the commands)",
+                        written.join("Cargo.toml").display()
+                    );
+                }
+            }),
             Err(err) => {
                 failed += 1;
                 exit = exit.max(exit_code(&err));

@@ -759,4 +759,13 @@ fn build_refuses_a_game_whose_moves_come_from_an_axiom_engine_unless_allowed() {
         "--allow-axiom",
     ]);
     assert_eq!(allowed.status.code(), Some(0), "{}", text(&allowed.stderr));
+    // stdout is the folder alone (for scripts); what to run next goes to stderr.
+    assert_eq!(text(&allowed.stdout), format!("{out}\n"));
+    assert!(
+        text(&allowed.stderr).contains(&format!(
+            "next: cargo run --release --manifest-path {out}/Cargo.toml -- play"
+        )),
+        "{}",
+        text(&allowed.stderr)
+    );
 }
