@@ -19,6 +19,7 @@ use crate::ir::{self, TablesError};
 use crate::source::SourceMap;
 
 pub use names::{sanitise, Case, Namer};
+pub use writer::reorders_text;
 use writer::{comment_text, string_literal, RustWriter};
 
 /// Settings of the generator.

@@ -83,11 +83,25 @@ impl RustWriter {
     }
 }
 
-/// Text made safe for a `//` comment: one line, no control characters.
+/// Text made safe for a `//` comment: one line, no control characters, and the
+/// characters that reorder text shown as escapes (rustc rejects them in comments,
+/// since they can make code read otherwise than it compiles).
 pub fn comment_text(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            c if c.is_control() => out.push(' '),
+            c if reorders_text(c) => out.push_str(&c.escape_unicode().to_string()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The Unicode controls of text direction: rustc's lints reject them in comments and
+/// literals, and a title holding one displays other than it reads.
+pub fn reorders_text(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// A Rust string literal with the same contents, whatever `text` holds.

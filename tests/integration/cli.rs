@@ -769,3 +769,31 @@ fn build_refuses_a_game_whose_moves_come_from_an_axiom_engine_unless_allowed() {
         text(&allowed.stderr)
     );
 }
+
+#[test]
+fn names_that_reorder_text_reach_generated_code_only_escaped() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let rules = dir.path().join("bidi.zrf");
+    // U+202E (right-to-left override) in the title and a piece name: rustc rejects it
+    // raw in comments and literals.
+    let source = "(game (title \"Evil\u{202e}Title\") (players A B) (turn-order A B)\n\
+        (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10)))\n\
+          (directions (e 1 0))))\n\
+        (piece (name S\u{202e}X) (drops ((verify empty?) add)))\n\
+        (board-setup (A (S\u{202e}X off 1)) (B (S\u{202e}X off 1))))\n";
+    std::fs::write(&rules, source).unwrap_or_else(|e| panic!("{e}"));
+    let package = dir.path().join("pkg");
+    let out = zrfc(&[
+        "build",
+        &rules.to_string_lossy(),
+        "-o",
+        &package.to_string_lossy(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for file in ["Cargo.toml", "src/lib.rs", "src/main.rs"] {
+        let written = std::fs::read_to_string(package.join(file)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!written.contains('\u{202e}'), "{file} holds U+202E raw");
+    }
+    let library = std::fs::read_to_string(package.join("src/lib.rs")).unwrap_or_default();
+    assert!(library.contains("// game: Evil\\u{202e}Title"), "{library}");
+}
