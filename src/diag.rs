@@ -7,6 +7,7 @@
 
 use std::io;
 use std::ops::Range;
+use std::sync::Arc;
 
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::{self as cs_files, Files};
@@ -108,6 +109,94 @@ impl Diagnostic {
     pub fn primary_span(&self) -> Option<Span> {
         self.labels.iter().find(|l| l.primary).map(|l| l.span)
     }
+}
+
+/// The diagnostics of one compilation kept as data, with the sources they point into:
+/// what the build.rs API hands its callers, who choose how to show them.
+#[derive(Clone)]
+pub struct Report {
+    sources: Arc<SourceMap>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Report {
+    pub fn new(sources: Arc<SourceMap>, diagnostics: Vec<Diagnostic>) -> Report {
+        Report {
+            sources,
+            diagnostics,
+        }
+    }
+
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    pub fn sources(&self) -> &SourceMap {
+        &self.sources
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.diagnostics.is_empty()
+    }
+
+    /// How many of the diagnostics are errors.
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// Every diagnostic in full, as plain text.
+    pub fn render_plain(&self) -> String {
+        render_plain(&self.sources, &self.diagnostics)
+    }
+
+    /// Every diagnostic in full on standard error, as `zrfc check` shows them: coloured
+    /// only when standard error is a terminal and `NO_COLOR` is not set.
+    pub fn emit_to_stderr(&self) {
+        use std::io::IsTerminal as _;
+        let colour =
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stderr().is_terminal();
+        let choice = if colour {
+            term::termcolor::ColorChoice::Auto
+        } else {
+            term::termcolor::ColorChoice::Never
+        };
+        let mut stderr = term::termcolor::StandardStream::stderr(choice);
+        // Standard error gone: nowhere left to say so.
+        let _ = emit(&self.sources, &self.diagnostics, &mut stderr);
+    }
+
+    /// One line per diagnostic: `file:line:column: severity[code]: message`, for places
+    /// that show a line each (Cargo's warnings, summaries).
+    pub fn lines(&self) -> Vec<String> {
+        self.diagnostics
+            .iter()
+            .map(|d| one_line(&self.sources, d))
+            .collect()
+    }
+}
+
+/// A report reads as its one-line summaries (the full text needs the sources).
+impl std::fmt::Debug for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.lines()).finish()
+    }
+}
+
+/// `file:line:column: severity[code]: message` (no location when the diagnostic has
+/// none).
+pub fn one_line(sources: &SourceMap, diagnostic: &Diagnostic) -> String {
+    let location = diagnostic.primary_span().map(|span| {
+        let file = sources.file(span.file);
+        let at = file.line_column(span.start);
+        format!("{}:{}:{}: ", file.name(), at.line, at.column)
+    });
+    format!(
+        "{}{}[{}]: {}",
+        location.unwrap_or_default(),
+        diagnostic.severity.as_str(),
+        diagnostic.code,
+        diagnostic.message
+    )
 }
 
 /// Renders diagnostics as plain text with a fixed width, for tests and logs.

@@ -18,6 +18,7 @@
 mod package;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::codegen::{self, CodegenOptions};
 use crate::diag;
@@ -28,19 +29,25 @@ use crate::syntax::FsLoader;
 
 pub use package::{manifest, write_package, PackageOptions, RuntimeDependency};
 
-/// Why a build failed. The message includes the rendered diagnostics, so a build script
-/// that returns it shows the user where the rules file is wrong.
-#[derive(Debug, thiserror::Error)]
+/// Why a build failed. `Display` and `Debug` are one line, so that a build script's
+/// `fn main() -> Result<(), BuildError>` ends with a readable `Error: ...`; the rules
+/// file's diagnostics stay data in [`BuildError::Rules`] (and [`Config::compile`] shows
+/// them in full on standard error, as `zrfc check` would).
+#[derive(thiserror::Error)]
 pub enum BuildError {
     #[error("{path}: {reason}")]
     Read { path: String, reason: String },
-    #[error("{path} has errors:\n{rendered}")]
-    Rules { path: String, rendered: String },
-    #[error("{path}: no game or variant titled {title:?}; the file has {available}")]
+    #[error("{path}: {}", rules_summary(report))]
+    Rules { path: String, report: diag::Report },
+    #[error(
+        "{path}: no game or variant titled {title:?}; the file has {}",
+        list_titles(available)
+    )]
     NoSuchGame {
         path: String,
         title: String,
-        available: String,
+        /// The titles the file has.
+        available: Vec<String>,
     },
     #[error("{path}: {error}")]
     Codegen {
@@ -66,6 +73,38 @@ pub enum BuildError {
     NoOutDir,
     #[error("writing {path}: {reason}")]
     Write { path: String, reason: String },
+}
+
+/// The one-line message: `Result`-returning `main`s print errors with `Debug`.
+impl std::fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+fn rules_summary(report: &diag::Report) -> String {
+    let errors = report.error_count();
+    let first = report
+        .diagnostics()
+        .iter()
+        .find(|d| d.is_error())
+        .map(|d| diag::one_line(report.sources(), d));
+    match (errors, first) {
+        (0, _) | (_, None) => "no game to compile".to_string(),
+        (1, Some(first)) => format!("the rules have an error: {first}"),
+        (n, Some(first)) => format!("the rules have {n} errors, the first: {first}"),
+    }
+}
+
+fn list_titles(titles: &[String]) -> String {
+    match titles {
+        [] => "no games".to_string(),
+        titles => titles
+            .iter()
+            .map(|t| format!("{t:?}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
 }
 
 /// Which games of a file to compile.
@@ -100,8 +139,8 @@ pub struct Generated {
     pub titles: Vec<String>,
     /// The rules file and every file it includes.
     pub inputs: Vec<PathBuf>,
-    /// Warnings of the front end, rendered.
-    pub warnings: String,
+    /// Warnings of the front end.
+    pub warnings: diag::Report,
 }
 
 /// Compiles every game and variant of each file into `OUT_DIR/<file stem>.rs`.
@@ -186,13 +225,22 @@ impl Config {
                     Err(_) => vec![file.to_path_buf()],
                 };
                 for input in inputs {
-                    println!("cargo:rerun-if-changed={}", input.display());
+                    println!("cargo::rerun-if-changed={}", input.display());
                 }
             }
-            let generated = generated?;
+            let generated = match generated {
+                Err(BuildError::Rules { path, report }) if !self.quiet => {
+                    // Cargo shows a failed build script's standard error: the diagnostics
+                    // in full there, the one-line error after them.
+                    report.emit_to_stderr();
+                    return Err(BuildError::Rules { path, report });
+                }
+                generated => generated?,
+            };
             if !self.quiet {
-                for line in generated.warnings.lines().filter(|l| !l.trim().is_empty()) {
-                    println!("cargo:warning={line}");
+                // Cargo prints each `cargo::warning` as one line of its own.
+                for line in generated.warnings.lines() {
+                    println!("cargo::warning={line}");
                 }
             }
             let target = out_dir.join(format!("{}.rs", module_name(file)));
@@ -213,13 +261,16 @@ impl Config {
                 });
             }
         }
-        let code =
-            codegen::generate(&loaded.games, &loaded.sources, &self.codegen).map_err(|error| {
-                BuildError::Codegen {
-                    path: file.display().to_string(),
-                    error,
-                }
-            })?;
+        let mut codegen_options = self.codegen.clone();
+        if codegen_options.inputs_relative_to.is_none() {
+            codegen_options.inputs_relative_to = std::env::current_dir().ok();
+        }
+        let code = codegen::generate(&loaded.games, &loaded.sources, &codegen_options).map_err(
+            |error| BuildError::Codegen {
+                path: file.display().to_string(),
+                error,
+            },
+        )?;
         Ok(Generated {
             code,
             titles: loaded.games.iter().map(|g| g.title.clone()).collect(),
@@ -266,37 +317,27 @@ impl Config {
                         BuildError::NoSuchGame {
                             path: path.clone(),
                             title: title.clone(),
-                            available: available(&games),
+                            available: games.iter().map(|g| g.title.clone()).collect(),
                         }
                     })
                 })
                 .collect::<Result<_, _>>()?,
         };
-        let errors: Vec<diag::Diagnostic> = front_end
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .cloned()
-            .collect();
         let chosen: Vec<ir::Game> = indices
             .iter()
             .filter_map(|&i| games[i].game.clone())
             .collect();
-        if chosen.len() < indices.len() || chosen.is_empty() {
-            let rendered = if errors.is_empty() {
-                "no game to compile".to_string()
-            } else {
-                diag::render_plain(&sources, &errors)
-            };
-            return Err(BuildError::Rules { path, rendered });
-        }
-        let warnings: Vec<diag::Diagnostic> = front_end
+        let sources = Arc::new(sources);
+        let (errors, warnings): (Vec<_>, Vec<_>) = front_end
             .diagnostics
             .into_iter()
-            .filter(|d| !d.is_error())
-            .collect();
+            .partition(diag::Diagnostic::is_error);
+        if chosen.len() < indices.len() || chosen.is_empty() {
+            let report = diag::Report::new(sources, errors);
+            return Err(BuildError::Rules { path, report });
+        }
         Ok(Loaded {
-            warnings: diag::render_plain(&sources, &warnings),
+            warnings: diag::Report::new(sources.clone(), warnings),
             games: chosen,
             sources,
         })
@@ -305,18 +346,10 @@ impl Config {
 
 /// The selected games of one file, lowered, with their sources.
 struct Loaded {
-    sources: SourceMap,
+    sources: Arc<SourceMap>,
     /// Never empty.
     games: Vec<ir::Game>,
-    warnings: String,
-}
-
-fn available(games: &[frontend::GameResult]) -> String {
-    let titles: Vec<String> = games.iter().map(|g| format!("{:?}", g.title)).collect();
-    match titles.len() {
-        0 => "no games".to_string(),
-        _ => titles.join(", "),
-    }
+    warnings: diag::Report,
 }
 
 /// The module (and file) name of a rules file: its stem as a Rust identifier.

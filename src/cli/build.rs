@@ -85,7 +85,12 @@ pub fn build(args: &BuildArgs) -> u8 {
             Err(err) => {
                 failed += 1;
                 exit = exit.max(exit_code(&err));
-                progress.suspend(|| eprintln!("error: {err}"));
+                progress.suspend(|| {
+                    if let build::BuildError::Rules { report, .. } = &err {
+                        report.emit_to_stderr();
+                    }
+                    eprintln!("error: {err}");
+                });
             }
         }
         progress.inc(1);
@@ -130,9 +135,7 @@ fn build_one(
     runtime: &RuntimeDependency,
 ) -> Result<PathBuf, build::BuildError> {
     let generated = config.generate(file)?;
-    if !generated.warnings.trim().is_empty() {
-        eprint!("{}", generated.warnings);
-    }
+    generated.warnings.emit_to_stderr();
     match emit {
         Emit::Rs => {
             build::write_if_changed(target, &generated.code)?;

@@ -53,9 +53,23 @@ fn a_rules_file_with_errors_fails_the_build_with_its_diagnostics() {
         .out_dir(dir.path())
         .compile(&[&file])
         .expect_err("the turn order names an unknown player");
+    // One line, for `Error: ...` at the end of a build script, with the first error.
     let text = err.to_string();
-    assert!(text.contains("has errors"), "{text}");
-    assert!(text.contains("broken.zrf:1:"), "{text}");
+    assert!(!text.contains('\n'), "{text}");
+    assert_eq!(format!("{err:?}"), text);
+    let path = file.display();
+    assert_eq!(
+        text,
+        format!("{path}: the rules have 2 errors, the first: {path}:1:1: error[E0406]: game without `board`")
+    );
+    // The diagnostics themselves stay data.
+    let zrf::build::BuildError::Rules { report, .. } = &err else {
+        panic!("not a rules error: {text}");
+    };
+    let codes: Vec<&str> = report.diagnostics().iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0406", "E0403"]);
+    assert_eq!(report.error_count(), 2);
+    assert!(report.render_plain().contains("broken.zrf:1:"));
     assert!(!dir.path().join("broken.rs").exists());
 }
 
