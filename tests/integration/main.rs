@@ -3,6 +3,7 @@
 mod boards;
 mod cli;
 mod codegen;
+mod embed;
 mod expand;
 mod fidelity;
 mod frontend_properties;

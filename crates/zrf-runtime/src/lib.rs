@@ -54,3 +54,25 @@ pub type Kind = u16;
 pub type PlayerIx = u8;
 /// A move type: an index into [`Tables::move_types`].
 pub type MoveType = u16;
+
+/// Includes the module that `zrf::build` wrote into `OUT_DIR` for one rules file, named
+/// by the file's stem as a Rust identifier (`games/Chess-960.zrf` gives `"chess_960"`),
+/// in the manner of prost's `include_proto!`:
+///
+/// ```ignore
+/// mod chess {
+///     zrf_runtime::include_game!("chess");
+/// }
+/// // chess::engine() is the game; chess::TITLE its title.
+/// ```
+///
+/// A file of one game gives a module with `engine()`, `TITLE` and name modules (`pos`,
+/// `kind`, `player`, ...). A file of several games (`Config::select` or the default of
+/// compiling every variant) gives a module per game, named after its title in the same
+/// way, and `GAMES`, the titles with their module names.
+#[macro_export]
+macro_rules! include_game {
+    ($module:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/", $module, ".rs"));
+    };
+}

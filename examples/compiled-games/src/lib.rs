@@ -3,34 +3,34 @@
 //! a [`zrf_runtime::Engine`] ready for `zrf_search::perft` or a playing program.
 
 pub mod breakthrough {
-    include!(concat!(env!("OUT_DIR"), "/breakthrough.rs"));
+    zrf_runtime::include_game!("breakthrough");
 }
 
 pub mod checkers {
-    include!(concat!(env!("OUT_DIR"), "/checkers.rs"));
+    zrf_runtime::include_game!("checkers");
 }
 
 pub mod chess {
-    include!(concat!(env!("OUT_DIR"), "/chess.rs"));
+    zrf_runtime::include_game!("chess");
 }
 
 /// `games/flags.zrf`: flags, attributes and position flags set to values the run
 /// works out itself.
 pub mod flags {
-    include!(concat!(env!("OUT_DIR"), "/flags.rs"));
+    zrf_runtime::include_game!("flags");
 }
 
 /// `games/hostile.zrf`: awkward names and strings, compiled like any other game.
 pub mod hostile {
-    include!(concat!(env!("OUT_DIR"), "/hostile.rs"));
+    zrf_runtime::include_game!("hostile");
 }
 
 pub mod hopdrop {
-    include!(concat!(env!("OUT_DIR"), "/hopdrop.rs"));
+    zrf_runtime::include_game!("hopdrop");
 }
 
 pub mod tictactoe {
-    include!(concat!(env!("OUT_DIR"), "/tictactoe.rs"));
+    zrf_runtime::include_game!("tictactoe");
 }
 
 /// Corpus games for `benches/perft.rs`, compiled when the build runs with
@@ -51,5 +51,5 @@ pub mod corpus {
         pub playouts: fn(f64) -> zrf_search::driver::PlayoutSpeed,
     }
 
-    include!(concat!(env!("OUT_DIR"), "/corpus_games.rs"));
+    zrf_runtime::include_game!("corpus_games");
 }
