@@ -212,6 +212,37 @@ impl fmt::Display for LineColumn {
     }
 }
 
+/// `path` written relative to the folder `base` (both absolute, or both relative to
+/// the same folder), climbing out with `..` where needed: how generated files name
+/// inputs and dependencies without the absolute paths of the machine that wrote them.
+/// `None` when no relative path leads there (different drives, or `..` in `base`).
+pub fn relative_path(path: &std::path::Path, base: &std::path::Path) -> Option<std::path::PathBuf> {
+    use std::path::Component;
+    if path.is_absolute() != base.is_absolute() {
+        return None;
+    }
+    let mut path_parts = path.components().peekable();
+    let mut base_parts = base.components().peekable();
+    while let (Some(a), Some(b)) = (path_parts.peek(), base_parts.peek()) {
+        if a != b {
+            break;
+        }
+        path_parts.next();
+        base_parts.next();
+    }
+    let mut relative = std::path::PathBuf::new();
+    for part in base_parts {
+        match part {
+            Component::Normal(_) => relative.push(".."),
+            Component::CurDir => {}
+            // A base that climbs or starts elsewhere cannot be undone by `..`.
+            _ => return None,
+        }
+    }
+    relative.extend(path_parts);
+    Some(relative)
+}
+
 fn widening_table(bytes: &[u8], text: &str) -> Vec<(u32, u32)> {
     let mut table = Vec::new();
     let mut extra = 0u32;
@@ -288,6 +319,20 @@ impl SourceMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_paths_climb_out_of_the_base_and_back_down() {
+        let rel =
+            |p: &str, b: &str| relative_path(std::path::Path::new(p), std::path::Path::new(b));
+        assert_eq!(
+            rel("/w/zrf/crates", "/w/out/chess"),
+            Some("../../zrf/crates".into())
+        );
+        assert_eq!(rel("/w/games/a.zrf", "/w"), Some("games/a.zrf".into()));
+        assert_eq!(rel("/w", "/w"), Some("".into()));
+        assert_eq!(rel("a.zrf", "/w"), None);
+        assert_eq!(rel("/w/a.zrf", "../x"), None);
+    }
 
     #[test]
     fn utf8_file_maps_offsets_identically() {

@@ -27,12 +27,23 @@ impl RuntimeDependency {
         }
     }
 
-    fn dependency(&self, name: &str) -> String {
+    /// The dependency line of crate `name` in the manifest of a package in `package_dir`:
+    /// by a path relative to the package when there is one (no absolute paths of the
+    /// machine that wrote it), else absolute.
+    fn dependency(&self, name: &str, package_dir: &Path) -> String {
         match self {
-            RuntimeDependency::Path(dir) => format!(
-                "{name} = {{ path = {} }}",
-                toml_string(&dir.join(name).display().to_string())
-            ),
+            RuntimeDependency::Path(dir) => {
+                let crate_dir = dir.join(name);
+                let relative = std::fs::canonicalize(&crate_dir)
+                    .ok()
+                    .zip(std::fs::canonicalize(package_dir).ok())
+                    .and_then(|(to, from)| crate::source::relative_path(&to, &from));
+                let shown = relative.unwrap_or(crate_dir);
+                format!(
+                    "{name} = {{ path = {} }}",
+                    toml_string(&shown.display().to_string())
+                )
+            }
             RuntimeDependency::Version(version) => {
                 format!("{name} = {}", toml_string(version))
             }
@@ -72,7 +83,8 @@ pub fn write_package(
     options: &PackageOptions,
 ) -> Result<Vec<PathBuf>, BuildError> {
     let description = format!("Compiled by zrfc from {}", generated.titles.join(", "));
-    let manifest = manifest(options, &description)
+    std::fs::create_dir_all(dir).map_err(|e| super::write_error(dir, e))?;
+    let manifest = manifest(options, &description, dir)
         + "\n\
            # One optimisation unit with the runtime: its primitives inline into the templates.\n\
            # A panic is a bug that ends the engine: no unwinding paths around the hot loops.\n\
@@ -95,9 +107,10 @@ pub fn write_package(
     Ok(files.into_iter().map(|(path, _)| path).collect())
 }
 
-/// The `Cargo.toml` of a package of generated code: its name, the runtime crates, and an
-/// empty `[workspace]` so that it is not taken for part of an enclosing workspace.
-pub fn manifest(options: &PackageOptions, description: &str) -> String {
+/// The `Cargo.toml` of a package of generated code in `package_dir` (made already): its
+/// name, the runtime crates, and an empty `[workspace]` so that it is not taken for part
+/// of an enclosing workspace.
+pub fn manifest(options: &PackageOptions, description: &str, package_dir: &Path) -> String {
     format!(
         "[package]\n\
          name = {name}\n\
@@ -113,8 +126,8 @@ pub fn manifest(options: &PackageOptions, description: &str) -> String {
          [workspace]\n",
         name = toml_string(&options.name),
         description = toml_string(description),
-        runtime = options.runtime.dependency("zrf-runtime"),
-        search = options.runtime.dependency("zrf-search"),
+        runtime = options.runtime.dependency("zrf-runtime", package_dir),
+        search = options.runtime.dependency("zrf-search", package_dir),
     )
 }
 

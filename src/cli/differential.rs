@@ -14,7 +14,8 @@ use std::process::Command;
 use clap::Args;
 use rayon::prelude::*;
 
-use super::corpus::{compare_games, find_zrf_files, relative_name, write_expectations};
+use super::corpus::{find_zrf_files, relative_name};
+use super::expectations::{good_or_not, Expectations, Strictness};
 use super::FrontEndArgs;
 use crate::build::{manifest, write_if_changed, PackageOptions, RuntimeDependency};
 use crate::codegen::{self, CodegenOptions};
@@ -143,13 +144,21 @@ pub fn differential(args: &DifferentialArgs) -> u8 {
     };
     println!("{agreed} of {} games {verb}", statuses.len());
     match &args.expect {
-        Some(path) if args.bless => write_expectations(
+        Some(path) if args.bless => Expectations::bless(
             path,
             "# zrfc differential expectations: corpus game (path #N) and whether the compiled\n\
              # engine agreed with the interpreter (or, with --check-only, compiled)\n",
             statuses.iter().map(|(k, s)| (k.as_str(), s.as_str())),
         ),
-        Some(path) => compare_games(path, &statuses, "agree"),
+        Some(path) => Expectations::check(
+            path,
+            statuses.iter().map(|(k, s)| (k.as_str(), s.as_str())),
+            good_or_not(|status| status == "agree"),
+            Strictness {
+                new_fails: false,
+                missing_fails: false,
+            },
+        ),
         None => u8::from(agreed < statuses.len()),
     }
 }
@@ -372,11 +381,13 @@ fn write_batch(dir: &Path, batch: &[Candidate], node_budget: u64) -> Result<(), 
         name: "zrf-differential".to_string(),
         runtime,
     };
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     write(
         dir.join("Cargo.toml"),
         &manifest(
             &package,
             "Corpus games compiled by zrfc, for zrfc differential",
+            dir,
         ),
     )?;
     let mut lib = String::from(
