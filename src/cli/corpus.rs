@@ -1,7 +1,6 @@
 //! `zrfc corpus`: the pipeline over a folder of rules files, in parallel, compared with
 //! committed expectations (relative path and status only, never file contents).
 
-use std::collections::BTreeMap;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -9,6 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use rayon::prelude::*;
 
+use super::expectations::{Expectations, Judgement, Strictness};
 use super::FrontEndArgs;
 use crate::expand::GameKind;
 use crate::frontend;
@@ -97,14 +97,19 @@ pub fn run(args: &CorpusArgs) -> u8 {
     if args.bless {
         return bless(expect_path, &results);
     }
-    let expected = match read_expectations(expect_path) {
-        Ok(expected) => expected,
-        Err(err) => {
-            eprintln!("error: cannot read {}: {err}", expect_path.display());
-            return 2;
-        }
-    };
-    compare(&results, &expected)
+    // Any change of status but to a good one is a regression.
+    Expectations::check(
+        expect_path,
+        results.iter().map(|r| (r.key.as_str(), r.status.as_str())),
+        |want, now| match is_good(now) && !is_good(want) {
+            true => Judgement::Improved,
+            false => Judgement::Regressed,
+        },
+        Strictness {
+            new_fails: true,
+            missing_fails: true,
+        },
+    )
 }
 
 fn check_one(path: &Path, options: &frontend::FrontEndOptions, relative: String) -> Vec<Row> {
@@ -248,112 +253,13 @@ fn summarise(results: &[Row]) {
     );
 }
 
-fn compare(results: &[Row], expected: &BTreeMap<String, String>) -> u8 {
-    let mut passed = 0;
-    let mut failed = 0;
-    let mut improved = 0;
-    for r in results {
-        match expected.get(&r.key) {
-            Some(want) if *want == r.status => passed += 1,
-            Some(want) if is_good(&r.status) && !is_good(want) => {
-                improved += 1;
-                passed += 1;
-                println!("improved: {} now {}", r.key, r.status);
-            }
-            Some(want) => {
-                failed += 1;
-                println!("REGRESSION: {} was {want}, now {}", r.key, r.status);
-            }
-            None => {
-                failed += 1;
-                println!("NEW: {} ({}) is not in the expectations", r.key, r.status);
-            }
-        }
-    }
-    for path in expected.keys() {
-        if !results.iter().any(|r| &r.key == path) {
-            failed += 1;
-            println!("MISSING: {path} is expected but was not found");
-        }
-    }
-    if improved > 0 {
-        println!("{improved} files improved: record them with --bless");
-    }
-    if failed > 0 {
-        println!("expectations not met: rerun with --bless only if every change above is intended");
-    }
-    println!("{passed} passed, {failed} failed");
-    u8::from(failed > 0)
-}
-
 fn bless(path: &Path, results: &[Row]) -> u8 {
-    write_expectations(
+    Expectations::bless(
         path,
         "# zrfc corpus expectations: a file (path relative to the corpus folder) or its Nth\n\
          # game or variant in file order (path #N), then its status\n",
         results.iter().map(|r| (r.key.as_str(), r.status.as_str())),
     )
-}
-
-/// Writes `key<TAB>status` lines under a comment header; the exit code.
-pub(super) fn write_expectations<'a>(
-    path: &Path,
-    header: &str,
-    rows: impl Iterator<Item = (&'a str, &'a str)>,
-) -> u8 {
-    let mut text = header.to_string();
-    let mut count = 0;
-    for (key, status) in rows {
-        text.push_str(&format!("{key}\t{status}\n"));
-        count += 1;
-    }
-    match std::fs::write(path, text) {
-        Ok(()) => {
-            println!("wrote {count} expectations to {}", path.display());
-            0
-        }
-        Err(err) => {
-            eprintln!("error: cannot write {}: {err}", path.display());
-            2
-        }
-    }
-}
-
-/// Compares per-game statuses with the expectations in `path`: a game expected `good`
-/// that is not any more fails; games not listed are named. Prints `N passed, N failed`;
-/// the exit code.
-pub(super) fn compare_games(path: &Path, statuses: &BTreeMap<String, String>, good: &str) -> u8 {
-    let expected = match read_expectations(path) {
-        Ok(expected) => expected,
-        Err(err) => {
-            eprintln!("error: cannot read {}: {err}", path.display());
-            return 2;
-        }
-    };
-    let mut regressions = 0;
-    for (key, status) in statuses {
-        match expected.get(key) {
-            Some(want) if want == good && status != good => {
-                println!("REGRESSION {key}: expected {good}, got {status}");
-                regressions += 1;
-            }
-            None => println!("NEW {key}: {status} (not in {})", path.display()),
-            _ => {}
-        }
-    }
-    let passed = statuses.len() - regressions;
-    println!("{passed} passed, {regressions} failed");
-    u8::from(regressions > 0)
-}
-
-pub(super) fn read_expectations(path: &Path) -> io::Result<BTreeMap<String, String>> {
-    let text = std::fs::read_to_string(path)?;
-    Ok(text
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .filter_map(|line| line.split_once('\t'))
-        .map(|(path, status)| (path.to_string(), status.trim().to_string()))
-        .collect())
 }
 
 pub(super) fn find_zrf_files(dir: &Path) -> io::Result<Vec<PathBuf>> {

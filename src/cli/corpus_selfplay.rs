@@ -10,8 +10,8 @@ use clap::Args;
 use rayon::prelude::*;
 use zrf_search::{Contender, MatchOptions, Settings};
 
-use super::corpus::{compare_games, write_expectations};
 use super::differential::{sample_games, Candidate};
+use super::expectations::{good_or_not, Expectations, Strictness};
 use super::FrontEndArgs;
 use crate::interp;
 
@@ -90,13 +90,21 @@ pub fn run(args: &CorpusSelfplayArgs) -> u8 {
         args.game_seconds
     );
     match &args.expect {
-        Some(path) if args.bless => write_expectations(
+        Some(path) if args.bless => Expectations::bless(
             path,
             "# zrfc corpus-selfplay expectations: corpus game (path #N) and whether its\n\
              # selfplay games ran without a panic\n",
             statuses.iter().map(|(k, s)| (k.as_str(), s.as_str())),
         ),
-        Some(path) => compare_games(path, &statuses, "played"),
+        Some(path) => Expectations::check(
+            path,
+            statuses.iter().map(|(k, s)| (k.as_str(), s.as_str())),
+            good_or_not(|status| status == "played"),
+            Strictness {
+                new_fails: false,
+                missing_fails: false,
+            },
+        ),
         None => u8::from(played < statuses.len()),
     }
 }

@@ -8,6 +8,7 @@ mod build;
 mod corpus;
 mod corpus_selfplay;
 mod differential;
+mod expectations;
 mod pipeline;
 mod play;
 mod replay;
@@ -349,6 +350,7 @@ enum Command {
     /// `ok`); any other change fails the run. `--bless` rewrites the expectations.
     ///
     /// Example: `zrfc corpus ../shared/corpus --expect tests/corpus/expected.tsv`
+    #[command(hide = true)]
     Corpus(corpus::CorpusArgs),
     /// Replay a saved game (.zsg) recorded by Zillions, checking every record against the
     /// engine's legal moves.
@@ -369,6 +371,7 @@ enum Command {
     /// replayed than recorded is a regression.
     ///
     /// Example: `zrfc corpus-replay ../shared/oracles --expect tests/oracles/expected.tsv`
+    #[command(hide = true)]
     CorpusReplay(replay::CorpusReplayArgs),
     /// Compile rules files into native engines: Rust code on the zrf runtime.
     ///
@@ -389,6 +392,7 @@ enum Command {
     ///
     /// Example: `zrfc differential ../shared/corpus --sample tests/codegen/sample.txt
     /// --expect tests/codegen/expected.tsv`
+    #[command(hide = true)]
     Differential(differential::DifferentialArgs),
     /// Let the computer play a few short games of each corpus game: search and
     /// evaluation must run on every kind of rules without a panic.
@@ -400,6 +404,7 @@ enum Command {
     ///
     /// Example: `zrfc corpus-selfplay ../shared/corpus --sample tests/codegen/sample.txt
     /// --expect tests/search/expected.tsv`
+    #[command(hide = true)]
     CorpusSelfplay(corpus_selfplay::CorpusSelfplayArgs),
 }
 

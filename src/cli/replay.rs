@@ -1,7 +1,6 @@
 //! `zrfc replay` and `zrfc corpus-replay`: saved games recorded by Zillions, replayed
 //! record by record with the reference interpreter.
 
-use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -10,7 +9,7 @@ use clap::Args;
 use codespan_reporting::term::termcolor::ColorChoice;
 use rayon::prelude::*;
 
-use super::corpus::{read_expectations, write_expectations};
+use super::expectations::{Expectations, Judgement, Strictness};
 use super::{report_human, FrontEndArgs};
 use crate::diag::Diagnostic;
 use crate::frontend::{self, FrontEndOptions};
@@ -514,21 +513,28 @@ pub fn corpus_replay(args: &CorpusReplayArgs) -> u8 {
         return u8::from(failed > 0);
     };
     if args.bless {
-        return write_expectations(
+        return Expectations::bless(
             expect,
             "# zrfc corpus-replay expectations: saved game (relative to the oracles folder),\n\
              # then records replayed/records, or `parsed`, or why it could not be replayed\n",
             results.iter().map(|r| (r.zsg.as_str(), r.status.as_str())),
         );
     }
-    let expected = match read_expectations(expect) {
-        Ok(expected) => expected,
-        Err(err) => {
-            eprintln!("error: cannot read {}: {err}", expect.display());
-            return 2;
-        }
-    };
-    compare(&results, &expected)
+    // More records replayed of the same game is better; any other change is worse.
+    Expectations::check(
+        expect,
+        results.iter().map(|r| (r.zsg.as_str(), r.status.as_str())),
+        |want, now| match (replayed(want), replayed(now)) {
+            (Some((was, total)), Some((now, now_total))) if total == now_total && now > was => {
+                Judgement::Improved
+            }
+            _ => Judgement::Regressed,
+        },
+        Strictness {
+            new_fails: true,
+            missing_fails: true,
+        },
+    )
 }
 
 fn is_complete(status: &str) -> bool {
@@ -545,39 +551,4 @@ fn is_good(status: &str) -> bool {
 fn replayed(status: &str) -> Option<(u64, u64)> {
     let (done, total) = status.split_once('/')?;
     Some((done.parse().ok()?, total.parse().ok()?))
-}
-
-fn compare(results: &[Outcome], expected: &BTreeMap<String, String>) -> u8 {
-    let (mut passed, mut failed, mut improved) = (0, 0, 0);
-    for r in results {
-        match expected.get(&r.zsg) {
-            Some(want) if *want == r.status => passed += 1,
-            Some(want) => match (replayed(want), replayed(&r.status)) {
-                (Some((was, total)), Some((now, now_total))) if total == now_total && now > was => {
-                    improved += 1;
-                    passed += 1;
-                    println!("improved: {} was {want}, now {}", r.zsg, r.status);
-                }
-                _ => {
-                    failed += 1;
-                    println!("REGRESSION: {} was {want}, now {}", r.zsg, r.status);
-                }
-            },
-            None => {
-                failed += 1;
-                println!("NEW: {} ({}) is not in the expectations", r.zsg, r.status);
-            }
-        }
-    }
-    for zsg in expected.keys() {
-        if !results.iter().any(|r| &r.zsg == zsg) {
-            failed += 1;
-            println!("MISSING: {zsg} is expected but is not in the index");
-        }
-    }
-    if improved > 0 {
-        println!("{improved} saved games improved: record them with --bless");
-    }
-    println!("{passed} passed, {failed} failed");
-    u8::from(failed > 0)
 }

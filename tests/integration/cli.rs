@@ -180,7 +180,7 @@ fn corpus_compares_statuses_with_expectations() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("MISSING: a/good.zrf #1 is expected but was not found\n"),
+        stdout.contains("MISSING: a/good.zrf #1 is expected but the run did not produce it\n"),
         "{stdout}"
     );
     assert!(stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
@@ -191,7 +191,7 @@ fn corpus_compares_statuses_with_expectations() {
     let better = zrfc(&["corpus", corpus_arg, "--expect", expect_arg]);
     assert_eq!(better.status.code(), Some(1));
     let stdout = text(&better.stdout);
-    assert!(stdout.contains("improved: b/bad.zrf now ok\n"), "{stdout}");
+    assert!(stdout.contains("improved: b/bad.zrf was error:E0101, now ok\n"), "{stdout}");
     // The improved file's game is new to the expectations: record it with --bless.
     assert!(
         stdout.contains("NEW: b/bad.zrf #1 (lowered) is not in the expectations\n"),
