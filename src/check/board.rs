@@ -7,6 +7,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{args, at, Lower, NameKind};
+use zrf_runtime::limits::{MAX_LINKS, MAX_POSITIONS};
+
 use crate::check::CheckError;
 use crate::expand::ENode;
 use crate::ir::{self, DirectionId, PositionId};
@@ -171,6 +173,7 @@ impl Lower<'_> {
         let mut steps: Vec<Option<(i64, i64)>> = Vec::new();
         let mut start: Option<[i32; 4]> = None;
         let mut directions: Vec<(&ENode, Vec<i64>)> = Vec::new();
+        let mut dimensions_at = at(grid);
         for item in args(grid) {
             match item.head().map(|h| self.name(h)) {
                 Some("start-rectangle") => {
@@ -179,6 +182,7 @@ impl Lower<'_> {
                     }
                 }
                 Some("dimensions") => {
+                    dimensions_at = at(item);
                     for dimension in args(item) {
                         let labels = dimension
                             .as_list()
@@ -234,7 +238,36 @@ impl Lower<'_> {
         }
         // Every index vector of the grid, last dimension outermost (reading order).
         let sizes: Vec<usize> = dimensions.iter().map(Vec::len).collect();
-        let count: usize = sizes.iter().product();
+        let room = MAX_POSITIONS.saturating_sub(self.board.positions.len());
+        let count = sizes
+            .iter()
+            .try_fold(1usize, |product, &size| product.checked_mul(size))
+            .filter(|&count| count <= room);
+        let Some(count) = count else {
+            let exact = sizes
+                .iter()
+                .try_fold(1u128, |product, &size| product.checked_mul(size as u128));
+            self.err(CheckError::TooMany {
+                at: dimensions_at,
+                what: "positions",
+                count: match (exact, self.board.positions.len()) {
+                    (None, _) => "more than 2^128".to_string(),
+                    (Some(n), 0) => n.to_string(),
+                    (Some(n), before) => format!("{before} + {n}"),
+                },
+                limit: MAX_POSITIONS,
+            });
+            return;
+        };
+        if count.saturating_mul(directions.len()) > MAX_LINKS {
+            self.err(CheckError::TooMany {
+                at: at(grid),
+                what: "board links (positions x directions)",
+                count: format!("{count} x {}", directions.len()),
+                limit: MAX_LINKS,
+            });
+            return;
+        }
         let mut cells: Vec<(Vec<usize>, Option<u32>)> = Vec::with_capacity(count);
         for n in 0..count {
             let mut rest = n;

@@ -95,6 +95,15 @@ pub enum CheckError {
     Malformed { at: At, expected: &'static str },
     /// A section every game needs.
     MissingSection { at: At, section: &'static str },
+    /// More of something than the runtime can number or hold.
+    TooMany {
+        at: At,
+        /// What there is too much of, plural (`positions`).
+        what: &'static str,
+        /// How many the rules ask for, in words (it may not fit a number).
+        count: String,
+        limit: usize,
+    },
     /// A Dagaz-only option: its rules live in JavaScript and are not reproduced.
     DagazOption { at: At, name: String },
     /// An option nobody knows.
@@ -118,6 +127,7 @@ impl CheckError {
             | CheckError::Duplicate { at, .. }
             | CheckError::Malformed { at, .. }
             | CheckError::MissingSection { at, .. }
+            | CheckError::TooMany { at, .. }
             | CheckError::DagazOption { at, .. }
             | CheckError::UnknownOption { at, .. }
             | CheckError::AxiomEngine { at, .. }
@@ -187,6 +197,11 @@ impl CheckError {
             CheckError::MissingSection { section, .. } => {
                 Diagnostic::error("E0406", format!("game without `{section}`"))
                     .primary(at.span, format!("this game has no `({section} ...)`"))
+            }
+            CheckError::TooMany { what, count, limit, .. } => {
+                Diagnostic::error("E0407", format!("the game has too many {what}"))
+                    .primary(at.span, format!("{count} {what}; at most {limit} are supported"))
+                    .note("zrf's runtime numbers and stores them in fixed-size tables; the limits are in zrf_runtime::limits")
             }
             CheckError::DagazOption { name, .. } => Diagnostic::warning("W0401", format!("Dagaz-only option \"{name}\""))
                 .primary(at.span, "Zillions ignores this option")

@@ -84,6 +84,7 @@ impl<'a> Checker<'a> {
             }
         };
         let game = lower.rules(index);
+        lower.limits(index, &game);
         let failed = lower.errors.iter().any(CheckError::is_error);
         Checked {
             game: if failed { None } else { Some(game) },
@@ -492,6 +493,50 @@ impl<'a> Lower<'a> {
             options,
             engine,
             about,
+        }
+    }
+}
+
+impl Lower<'_> {
+    /// The sizes the runtime can number and hold ([`zrf_runtime::limits`]); the grid
+    /// checks positions as it builds them.
+    fn limits(&mut self, index: usize, game: &ir::Game) {
+        use zrf_runtime::limits::*;
+        let x = self.x;
+        let at = at(&x.forms[x.games[index].form]);
+        let board = &game.board;
+        let counts = [
+            ("players", game.players.len(), MAX_PLAYERS),
+            ("piece types", game.pieces.len(), MAX_NAMES_U16),
+            ("directions", board.directions.len(), MAX_NAMES_U16),
+            ("zones", board.zones.len(), MAX_NAMES_U16),
+            ("move types", game.move_types.len(), MAX_NAMES_U16),
+            ("attributes", game.attributes.len(), MAX_ATTRIBUTES),
+            ("positions", board.positions.len(), MAX_POSITIONS),
+            (
+                "position hash keys (positions x players x piece types)",
+                board
+                    .positions
+                    .len()
+                    .saturating_mul(game.players.len())
+                    .saturating_mul(game.pieces.len()),
+                MAX_HASH_KEYS,
+            ),
+            (
+                "board links (positions x directions)",
+                board.positions.len().saturating_mul(board.directions.len()),
+                MAX_LINKS,
+            ),
+        ];
+        for (what, count, limit) in counts {
+            if count > limit {
+                self.err(CheckError::TooMany {
+                    at,
+                    what,
+                    count: count.to_string(),
+                    limit,
+                });
+            }
         }
     }
 }

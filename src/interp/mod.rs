@@ -62,7 +62,7 @@ impl Templates for Interpreter {
 
     fn piece_moves(&self, run: &mut Run<'_>, kind: Kind, filter: Filter) {
         for template in &self.game.pieces[kind as usize].moves {
-            let move_type = template.move_type.map(|t| t.0 as u16);
+            let move_type = template.move_type.map(|t| t.narrow::<u16>());
             if !filter.allows(move_type) {
                 continue;
             }
@@ -73,7 +73,7 @@ impl Templates for Interpreter {
 
     fn drops(&self, run: &mut Run<'_>, kind: Kind, filter: Filter) {
         for template in &self.game.pieces[kind as usize].drops {
-            let move_type = template.move_type.map(|t| t.0 as u16);
+            let move_type = template.move_type.map(|t| t.narrow::<u16>());
             if !filter.allows(move_type) {
                 continue;
             }
@@ -93,8 +93,8 @@ fn loc(at: Option<ir::Loc>) -> Loc {
     match at {
         None => Loc::Here,
         Some(ir::Loc::Pos(p)) => Loc::Pos(p.0),
-        Some(ir::Loc::Dir(Dir::Named(d))) => Loc::Dir(d.0 as u16),
-        Some(ir::Loc::Dir(Dir::Opposite(d))) => Loc::Opposite(d.0 as u16),
+        Some(ir::Loc::Dir(Dir::Named(d))) => Loc::Dir(d.narrow::<u16>()),
+        Some(ir::Loc::Dir(Dir::Opposite(d))) => Loc::Opposite(d.narrow::<u16>()),
     }
 }
 
@@ -108,8 +108,8 @@ impl Interpreter {
 
     fn stmt(&self, stmt: &Stmt, run: &mut Run<'_>) -> StepResult {
         match stmt {
-            Stmt::Step(Dir::Named(d)) => run.step(d.0 as u16)?,
-            Stmt::Step(Dir::Opposite(d)) => run.step_opposite(d.0 as u16)?,
+            Stmt::Step(Dir::Named(d)) => run.step(d.narrow::<u16>())?,
+            Stmt::Step(Dir::Opposite(d)) => run.step_opposite(d.narrow::<u16>())?,
             Stmt::Jump(p) => run.jump(p.0),
             Stmt::Verify(c) => {
                 if !self.cond(c, run) {
@@ -142,16 +142,16 @@ impl Interpreter {
             },
             Stmt::Capture(at) => run.capture(loc(*at))?,
             Stmt::Create { owner, piece, at } => run.create(
-                owner.map(|p| p.0 as u8),
-                piece.map(|p| p.0 as u16),
+                owner.map(|p| p.narrow::<u8>()),
+                piece.map(|p| p.narrow::<u16>()),
                 loc(*at),
             )?,
-            Stmt::ChangeType(piece, at) => run.change_type(piece.0 as u16, loc(*at))?,
+            Stmt::ChangeType(piece, at) => run.change_type(piece.narrow::<u16>(), loc(*at))?,
             Stmt::ChangeOwner(at) => run.change_owner(loc(*at))?,
             Stmt::Flip(at) => run.flip(loc(*at))?,
             Stmt::SetAttribute(a, value) => {
                 let value = self.cond(value, run);
-                run.set_attribute(a.0 as u8, value);
+                run.set_attribute(a.narrow::<u8>(), value);
             }
             Stmt::SetFlag(f, value) => {
                 let value = self.cond(value, run);
@@ -169,10 +169,10 @@ impl Interpreter {
                 promote,
                 continue_with,
             } => {
-                let promote: Vec<Kind> = promote.iter().map(|p| p.0 as u16).collect();
+                let promote: Vec<Kind> = promote.iter().map(|p| p.narrow::<u16>()).collect();
                 let copy = matches!(kind, AddKind::AddCopy | AddKind::AddCopyPartial);
                 let partial = matches!(kind, AddKind::AddPartial | AddKind::AddCopyPartial)
-                    .then(|| continue_with.map(|t| t.0 as u16));
+                    .then(|| continue_with.map(|t| t.narrow::<u16>()));
                 run.add(&promote, copy, partial);
             }
         }
@@ -189,12 +189,12 @@ impl Interpreter {
             Cond::Friend(at) => run.friend(loc(*at)),
             Cond::Enemy(at) => run.enemy(loc(*at)),
             Cond::Neutral(at) => run.neutral(loc(*at)),
-            Cond::Piece(p, at) => run.piece(p.0 as u16, loc(*at)),
-            Cond::InZone(z, at) => run.in_zone(z.0 as u16, loc(*at)),
+            Cond::Piece(p, at) => run.piece(p.narrow::<u16>(), loc(*at)),
+            Cond::InZone(z, at) => run.in_zone(z.narrow::<u16>(), loc(*at)),
             Cond::OnBoard(at) => run.on_board(loc(*at)),
             Cond::Flag(f) => run.flag(f.index()),
             Cond::PositionFlag(f, at) => run.position_flag(f.index(), loc(*at)),
-            Cond::Attribute(a, at) => run.attribute(a.0 as u8, loc(*at)),
+            Cond::Attribute(a, at) => run.attribute(a.narrow::<u8>(), loc(*at)),
             Cond::LastFrom(at) => run.last_from(loc(*at)),
             Cond::LastTo(at) => run.last_to(loc(*at)),
             Cond::AtPosition(p, at) => run.at_position(p.0, loc(*at)),
@@ -202,12 +202,12 @@ impl Interpreter {
             Cond::AdjacentToEnemy(at) => run.adjacent_to_enemy(loc(*at)),
             Cond::GoalPosition(at) => run.goal_position(loc(*at)),
             Cond::Attacked(t, at) => {
-                let move_type = t.map(|t| t.0 as u16);
+                let move_type = t.map(|t| t.narrow::<u16>());
                 self.attack_guard
                     .attacked(self, run, move_type, loc(*at), false)
             }
             Cond::Defended(t, at) => {
-                let move_type = t.map(|t| t.0 as u16);
+                let move_type = t.map(|t| t.narrow::<u16>());
                 self.attack_guard
                     .attacked(self, run, move_type, loc(*at), true)
             }

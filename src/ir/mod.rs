@@ -31,6 +31,20 @@ macro_rules! id_type {
             pub fn index(self) -> usize {
                 self.0 as usize
             }
+
+            /// The number as the runtime's narrower index type. The checker refuses
+            /// games with more names than those types hold (`zrf_runtime::limits`), so
+            /// this never fails on a checked game; a failure is a bug, never aliasing.
+            pub fn narrow<T: TryFrom<u32>>(self) -> T {
+                match T::try_from(self.0) {
+                    Ok(narrow) => narrow,
+                    Err(_) => panic!(
+                        "{} {} exceeds the runtime's limit, which the checker enforces",
+                        stringify!($name),
+                        self.0
+                    ),
+                }
+            }
         }
     )*};
 }

@@ -215,7 +215,12 @@ impl Walker<'_> {
             .symmetry
             .get(self.player)
             .map_or(&[][..], Vec::as_slice);
-        let turned = |d: ir::DirectionId| symmetry.get(d.index()).copied().unwrap_or(d.0 as u16);
+        let turned = |d: ir::DirectionId| {
+            symmetry
+                .get(d.index())
+                .copied()
+                .unwrap_or(d.narrow::<u16>())
+        };
         match at {
             None => pos,
             Some(ir::Loc::Pos(p)) => p.0,

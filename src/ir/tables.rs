@@ -9,8 +9,7 @@ use zrf_runtime::{
 
 use crate::ir;
 
-/// Most attributes a game may declare (they are bits of a `u32` per piece).
-pub const MAX_ATTRIBUTES: usize = 32;
+pub use zrf_runtime::limits::MAX_ATTRIBUTES;
 
 /// Why a lowered game cannot be played: limits of the runtime.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -74,7 +73,7 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
                     ir::GoalKind::Draw => GoalKind::Draw,
                     ir::GoalKind::Count => GoalKind::Count,
                 },
-                players: goal.players.iter().map(|p| p.0 as u8).collect(),
+                players: goal.players.iter().map(|p| p.narrow::<u8>()).collect(),
                 condition,
             }
         })
@@ -91,12 +90,12 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
         symmetry: board
             .symmetry
             .iter()
-            .map(|map| map.iter().map(|d| d.0 as u16).collect())
+            .map(|map| map.iter().map(|d| d.narrow::<u16>()).collect())
             .collect(),
         opposite: board
             .opposite
             .iter()
-            .map(|o| o.map(|d| d.0 as u16))
+            .map(|o| o.map(|d| d.narrow::<u16>()))
             .collect(),
         players: game
             .players
@@ -111,9 +110,9 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
             .turns
             .iter()
             .map(|t| Turn {
-                player: t.player.0 as u8,
-                move_as: t.move_as.0 as u8,
-                move_type: t.move_type.map(|m| m.0 as u16),
+                player: t.player.narrow::<u8>(),
+                move_as: t.move_as.narrow::<u8>(),
+                move_type: t.move_type.map(|m| m.narrow::<u16>()),
             })
             .collect(),
         repeat_from: game.turn_order.repeat_from,
@@ -139,14 +138,18 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
             .setup
             .iter()
             .map(|s| Setup {
-                player: s.player.0 as u8,
-                kind: s.piece.0 as u16,
+                player: s.player.narrow::<u8>(),
+                kind: s.piece.narrow::<u16>(),
                 positions: s.positions.iter().map(|p| p.0).collect(),
                 off_board: s.off_board,
             })
             .collect(),
         goals,
-        priorities: game.move_priorities.iter().map(|t| t.0 as u16).collect(),
+        priorities: game
+            .move_priorities
+            .iter()
+            .map(|t| t.narrow::<u16>())
+            .collect(),
         options: Options {
             pass_turn: match game.options.pass_turn {
                 ir::PassTurn::Never => PassTurn::Never,
@@ -205,25 +208,25 @@ fn mark_royal(cond: &GoalCond, royal: &mut [bool]) {
 
 fn piece_ref(r: &ir::PieceRef) -> PieceRef {
     match *r {
-        ir::PieceRef::Own(p) => PieceRef::Own(p.0 as u16),
-        ir::PieceRef::Opponent(p) => PieceRef::Opponent(p.0 as u16),
-        ir::PieceRef::AnyOwner(p) => PieceRef::AnyOwner(p.0 as u16),
-        ir::PieceRef::NotOwn(p) => PieceRef::NotOwn(p.0 as u16),
-        ir::PieceRef::NotOpponent(p) => PieceRef::NotOpponent(p.0 as u16),
-        ir::PieceRef::NotAnyOwner(p) => PieceRef::NotAnyOwner(p.0 as u16),
+        ir::PieceRef::Own(p) => PieceRef::Own(p.narrow::<u16>()),
+        ir::PieceRef::Opponent(p) => PieceRef::Opponent(p.narrow::<u16>()),
+        ir::PieceRef::AnyOwner(p) => PieceRef::AnyOwner(p.narrow::<u16>()),
+        ir::PieceRef::NotOwn(p) => PieceRef::NotOwn(p.narrow::<u16>()),
+        ir::PieceRef::NotOpponent(p) => PieceRef::NotOpponent(p.narrow::<u16>()),
+        ir::PieceRef::NotAnyOwner(p) => PieceRef::NotAnyOwner(p.narrow::<u16>()),
     }
 }
 
 fn goal_cond(cond: &ir::GoalCond) -> GoalCond {
-    let kinds = |ps: &[ir::PieceId]| ps.iter().map(|p| p.0 as u16).collect();
+    let kinds = |ps: &[ir::PieceId]| ps.iter().map(|p| p.narrow::<u16>()).collect();
     match cond {
         ir::GoalCond::PiecesRemaining { count, piece } => GoalCond::PiecesRemaining {
             count: *count,
-            kind: piece.map(|p| p.0 as u16),
+            kind: piece.map(|p| p.narrow::<u16>()),
         },
         ir::GoalCond::TotalPieceCount { count, piece } => GoalCond::TotalPieceCount {
             count: *count,
-            kind: piece.map(|p| p.0 as u16),
+            kind: piece.map(|p| p.narrow::<u16>()),
         },
         ir::GoalCond::Stalemated => GoalCond::Stalemated,
         ir::GoalCond::Repetition => GoalCond::Repetition,
@@ -233,7 +236,7 @@ fn goal_cond(cond: &ir::GoalCond) -> GoalCond {
                 .iter()
                 .map(|p| match *p {
                     ir::Place::Position(p) => Place::Position(p.0),
-                    ir::Place::Zone(z) => Place::Zone(z.0 as u16),
+                    ir::Place::Zone(z) => Place::Zone(z.narrow::<u16>()),
                 })
                 .collect(),
         },
@@ -241,7 +244,7 @@ fn goal_cond(cond: &ir::GoalCond) -> GoalCond {
             first: piece_ref(first),
             steps: steps
                 .iter()
-                .map(|(d, r)| (d.0 as u16, piece_ref(r)))
+                .map(|(d, r)| (d.narrow::<u16>(), piece_ref(r)))
                 .collect(),
         },
         ir::GoalCond::Checkmated(ps) => GoalCond::Checkmated(kinds(ps)),

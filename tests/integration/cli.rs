@@ -191,7 +191,10 @@ fn corpus_compares_statuses_with_expectations() {
     let better = zrfc(&["corpus", corpus_arg, "--expect", expect_arg]);
     assert_eq!(better.status.code(), Some(1));
     let stdout = text(&better.stdout);
-    assert!(stdout.contains("improved: b/bad.zrf was error:E0101, now ok\n"), "{stdout}");
+    assert!(
+        stdout.contains("improved: b/bad.zrf was error:E0101, now ok\n"),
+        "{stdout}"
+    );
     // The improved file's game is new to the expectations: record it with --bless.
     assert!(
         stdout.contains("NEW: b/bad.zrf #1 (lowered) is not in the expectations\n"),

@@ -76,3 +76,21 @@ macro_rules! include_game {
         include!(concat!(env!("OUT_DIR"), "/", $module, ".rs"));
     };
 }
+
+/// How large a game the runtime plays: the compiler refuses larger ones with a
+/// diagnostic naming the limit, so that no index is ever narrowed into another and no
+/// table outgrows memory.
+pub mod limits {
+    /// Players: numbered by [`PlayerIx`](crate::PlayerIx).
+    pub const MAX_PLAYERS: usize = crate::PlayerIx::MAX as usize + 1;
+    /// Piece types, directions, zones and move types: numbered by `u16`.
+    pub const MAX_NAMES_U16: usize = u16::MAX as usize + 1;
+    /// Attributes: bits of a `u32` per piece.
+    pub const MAX_ATTRIBUTES: usize = 32;
+    /// Board positions (the largest real boards have a few thousand).
+    pub const MAX_POSITIONS: usize = 1 << 18;
+    /// Position hash keys: positions x players x piece types (8 bytes each).
+    pub const MAX_HASH_KEYS: usize = 1 << 24;
+    /// Board links: positions x directions (4 bytes each).
+    pub const MAX_LINKS: usize = 1 << 26;
+}

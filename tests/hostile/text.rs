@@ -1,0 +1,1 @@
+//! Names and text that would reach terminals and generated code.
