@@ -494,6 +494,10 @@ struct FrontEndArgs {
     /// 2.8 million; exponential macros need more).
     #[arg(long, value_name = "N", default_value_t = ExpandOptions::default().max_nodes)]
     max_expanded_nodes: usize,
+    /// Most bytes of names and strings macro expansion may make by pasting parameters
+    /// into them, in one file.
+    #[arg(long, value_name = "BYTES", default_value_t = ExpandOptions::default().max_pasted_bytes)]
+    max_pasted_bytes: usize,
 }
 
 impl FrontEndArgs {
@@ -503,6 +507,7 @@ impl FrontEndArgs {
             expand: ExpandOptions {
                 max_call_depth: self.macro_depth_limit,
                 max_nodes: self.max_expanded_nodes,
+                max_pasted_bytes: self.max_pasted_bytes,
                 ..ExpandOptions::default()
             },
         }
@@ -553,6 +558,14 @@ pub fn main() -> ExitCode {
         zrf_search::driver::end_quietly_on_a_closed_pipe();
     }
     let color = color_choice(cli.color);
+    // The corpus runs report runaway rules per game; the rest, for their one game.
+    let one_game = !matches!(
+        cli.command,
+        Command::Corpus(_)
+            | Command::CorpusReplay(_)
+            | Command::Differential(_)
+            | Command::CorpusSelfplay(_)
+    );
     let code = match cli.command {
         Command::Parse {
             file,
@@ -720,6 +733,10 @@ pub fn main() -> ExitCode {
         Command::Differential(args) => differential::differential(&args),
         Command::CorpusSelfplay(args) => corpus_selfplay::run(&args),
     };
+    if let Some(report) = zrf_search::driver::runaway_report().filter(|_| one_game) {
+        eprintln!("error: {report}");
+        return ExitCode::from(code.max(1));
+    }
     ExitCode::from(code)
 }
 

@@ -179,7 +179,7 @@ impl Emitter<'_> {
 
     fn loop_body(&mut self, w: &mut RustWriter, counter: &str, body: &Block) {
         self.indented(w, |e, w| {
-            w.line(format!("Run::loop_guard(&mut {counter})?;"));
+            w.line(format!("run.loop_guard(&mut {counter})?;"));
             e.block(w, body)
         });
     }

@@ -29,6 +29,13 @@ pub enum ExpandError {
         limit: usize,
         expn: Option<ExpnId>,
     },
+    /// Pasting parameters into names and strings made more text than the limit.
+    PasteLimit {
+        span: Span,
+        macro_name: String,
+        limit: usize,
+        expn: Option<ExpnId>,
+    },
     /// The expanded tree nests deeper than the limit.
     NestingLimit {
         span: Span,
@@ -150,6 +157,24 @@ impl ExpandError {
                 )
                 .note("macros whose bodies call other macros several times grow exponentially")
                 .help("if the size is intended, raise the limit with `--max-expanded-nodes`"),
+                *expn,
+            ),
+            ExpandError::PasteLimit {
+                span,
+                macro_name,
+                limit,
+                expn,
+            } => (
+                Diagnostic::error(
+                    "E0313",
+                    format!("pasting makes more than {limit} bytes of names, in `{macro_name}`"),
+                )
+                .primary(
+                    *span,
+                    format!("the limit was reached expanding this call of `{macro_name}`"),
+                )
+                .note("a name pasted into itself at each call (`$1$1`) doubles in length every time")
+                .help("if the size is intended, raise the limit with `--max-pasted-bytes`"),
                 *expn,
             ),
             ExpandError::NestingLimit { span, limit, expn } => (

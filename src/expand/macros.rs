@@ -28,6 +28,7 @@ pub fn expand(loaded: &Loaded, options: &ExpandOptions) -> Expanded {
         errors: Vec::new(),
         macros: HashMap::new(),
         created: 0,
+        pasted_bytes: 0,
         exhausted: false,
         top_level_only,
     };
@@ -159,6 +160,9 @@ struct Expander {
     errors: Vec<ExpandError>,
     macros: HashMap<Sym, Rc<Macro>>,
     created: usize,
+    /// Bytes of pasted names and strings so far (counted against
+    /// [`ExpandOptions::max_pasted_bytes`]).
+    pasted_bytes: usize,
     /// The node limit was reached: nothing more is expanded in this file.
     exhausted: bool,
     top_level_only: [Sym; 5],
@@ -336,12 +340,12 @@ impl Expander {
             },
             TNode::PastedAtom(pieces, span) => {
                 self.count(1, env, *span)?;
-                let sym = self.paste(pieces, *span, env, expn);
+                let sym = self.paste(pieces, *span, env, expn)?;
                 out.push(node(EKind::Atom(sym), *span));
             }
             TNode::PastedStr(pieces, span) => {
                 self.count(1, env, *span)?;
-                let sym = self.paste(pieces, *span, env, expn);
+                let sym = self.paste(pieces, *span, env, expn)?;
                 out.push(node(EKind::Str(sym), *span));
             }
         }
@@ -373,13 +377,16 @@ impl Expander {
         None
     }
 
+    /// The name or string of `pieces` with the arguments pasted in; the pasted bytes
+    /// count against [`ExpandOptions::max_pasted_bytes`], tested before each piece is
+    /// added so that no oversized text is ever built.
     fn paste(
         &mut self,
         pieces: &[Piece],
         span: Span,
         env: Option<&Env<'_>>,
         expn: Option<ExpnId>,
-    ) -> Sym {
+    ) -> Result<Sym, Abort> {
         let mut text = String::new();
         for piece in pieces {
             match piece {
@@ -387,7 +394,12 @@ impl Expander {
                 Piece::Param(param) => match self.argument(*param, span, env, expn).map(|a| a.kind)
                 {
                     Some(EKind::Atom(sym) | EKind::Str(sym)) => {
-                        text.push_str(self.interner.resolve(sym))
+                        let pasted = self.interner.resolve(sym);
+                        self.pasted_bytes += pasted.len();
+                        if self.pasted_bytes > self.options.max_pasted_bytes {
+                            return Err(self.paste_limit(span, env));
+                        }
+                        text.push_str(pasted);
                     }
                     Some(EKind::List(_)) => {
                         self.errors.push(ExpandError::ListPasted {
@@ -400,7 +412,26 @@ impl Expander {
                 },
             }
         }
-        self.interner.intern(&text)
+        Ok(self.interner.intern(&text))
+    }
+
+    fn paste_limit(&mut self, span: Span, env: Option<&Env<'_>>) -> Abort {
+        self.exhausted = true;
+        let (span, macro_name, expn) = match env {
+            Some(env) => (
+                env.call_site,
+                self.interner.resolve(env.macro_name).to_string(),
+                Some(env.expn),
+            ),
+            None => (span, String::new(), None),
+        };
+        self.errors.push(ExpandError::PasteLimit {
+            span,
+            macro_name,
+            limit: self.options.max_pasted_bytes,
+            expn,
+        });
+        Abort
     }
 
     /// Expands macro calls in `node`, pushing the result (several nodes for a call whose

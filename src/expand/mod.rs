@@ -45,6 +45,10 @@ pub struct ExpandOptions {
     pub max_nodes: usize,
     /// List nesting of the expanded tree.
     pub max_nesting: usize,
+    /// Bytes of names and strings made by pasting parameters into them, in one file
+    /// (doubling a name at each call of a recursive macro grows it exponentially while
+    /// creating few nodes; real files paste a few kilobytes).
+    pub max_pasted_bytes: usize,
 }
 
 impl Default for ExpandOptions {
@@ -53,6 +57,7 @@ impl Default for ExpandOptions {
             max_call_depth: 64,
             max_nodes: 8_000_000,
             max_nesting: 512,
+            max_pasted_bytes: 16 * 1024 * 1024,
         }
     }
 }

@@ -126,7 +126,7 @@ impl Interpreter {
             Stmt::While(c, body) => {
                 let mut iteration = 0;
                 while self.cond(c, run) {
-                    Run::loop_guard(&mut iteration)?;
+                    run.loop_guard(&mut iteration)?;
                     self.block(body, run)?;
                 }
             }

@@ -56,3 +56,44 @@ fn a_macro_depth_limit_past_the_ceiling_is_a_usage_error() {
     );
     ran.expect(2, "--macro-depth-limit");
 }
+
+/// Issue 28 item 2: a name pasted into itself at every call doubles 36 times from
+/// 1 KB of source; the pasted bytes are counted.
+#[test]
+fn names_doubled_by_pasting_stop_at_the_paste_limit() {
+    let mut text: String = (0..36)
+        .map(|k| format!("(define s{k} (s{} \"$1$1\"))\n", k + 1))
+        .collect();
+    text.push_str("(define s36 (title $1))\n");
+    text.push_str(&super::game("").replacen("(title \"Hostile\")", "(s0 \"ab\")", 1));
+    let dir = folder(&[("paste.zrf", &text)]);
+    zrfc(dir.path(), &["check", "paste.zrf"]).expect(
+        1,
+        "error[E0313]: pasting makes more than 16777216 bytes of names",
+    );
+}
+
+/// Issue 28 item 3: nested `while` loops multiply the per-loop guard (10,000 x 100
+/// moves here); the runtime bounds the work and the moves of one list and says so.
+#[test]
+fn nested_loops_are_cut_short_with_an_error() {
+    let ring = 100;
+    let positions: String = (0..ring)
+        .map(|i| format!("(p{i} {} 0 {} 10) ", i * 10, i * 10 + 10))
+        .collect();
+    let links: String = (0..ring)
+        .map(|i| format!("(p{i} p{}) ", (i + 1) % ring))
+        .collect();
+    let text = format!(
+        "(game (title \"Loops\") (players White Black) (turn-order White Black)\n\
+         (board (positions {positions}) (links n {links}))\n\
+         (piece (name Man) (moves ((while (on-board? n) (while (not (position? p50)) add n) n))))\n\
+         (board-setup (White (Man p0)) (Black (Man p99)))\n\
+         (win-condition (White Black) stalemated))\n"
+    );
+    let dir = folder(&[("loops.zrf", &text)]);
+    zrfc(dir.path(), &["check", "loops.zrf"]).expect(0, "");
+    let ran = zrfc(dir.path(), &["perft", "loops.zrf", "--depth", "1"]);
+    ran.expect(1, "error: the rules ran away: a move list was cut short");
+    assert!(ran.stdout.contains("depth 1: 99"), "{}", ran.stdout);
+}

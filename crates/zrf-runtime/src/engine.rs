@@ -184,13 +184,20 @@ fn drop_repeated_turns(moves: &mut Vec<Move>) {
             .collect();
         digests.sort_unstable();
         for run in digests.chunk_by(|a, b| a.0 == b.0).filter(|r| r.len() > 1) {
-            // By index within the run: the first generated of equal turns is kept.
-            for (k, &(_, later)) in run.iter().enumerate() {
+            // By index within the run: the first generated of equal turns is kept. Each
+            // is compared with the kept ones only (different turns with one digest are
+            // rare), so that a run of thousands of equal turns costs no more than a sort.
+            let mut kept: SmallVec<[usize; 4]> = SmallVec::new();
+            for &(_, later) in run {
                 let later = later as usize;
-                repeated[later] = run[..k].iter().any(|&(_, earlier)| {
-                    let earlier = earlier as usize;
-                    !repeated[earlier] && moves[earlier].does_the_same_as(&moves[later])
-                });
+                if kept
+                    .iter()
+                    .any(|&earlier| moves[earlier].does_the_same_as(&moves[later]))
+                {
+                    repeated[later] = true;
+                } else {
+                    kept.push(later);
+                }
             }
         }
     }

@@ -36,7 +36,8 @@ pub use notation::{notation, saved_game, step_notation, turn_records};
 pub use random::{mix, Fnv1a, SplitMix64, Zobrist};
 pub use reach::{Reach, ReachToward};
 pub use run::{
-    Fail, Footprint, Loc, MayNote, NeverNote, NoteReads, Run, RunCore, StepResult, Steps,
+    move_list_cut_short, Fail, Footprint, Loc, MayNote, NeverNote, NoteReads, Run, RunCore,
+    StepResult, Steps, MAX_LIST_MOVES, MAX_LIST_WORK,
 };
 pub use state::{Change, Changes, Piece, Snapshot, State, Step};
 pub use tables::{

@@ -10,6 +10,7 @@
 use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use smallvec::SmallVec;
 
@@ -41,6 +42,8 @@ pub enum Loc {
 #[derive(Clone, Debug, Default)]
 pub struct Steps {
     moves: Vec<Move>,
+    /// Loop iterations spent by the runs into these steps (see [`MAX_LIST_WORK`]).
+    work: u32,
     /// Where the first partial step is in `moves`: the turns from there on wait for
     /// their chains to be followed.
     first_partial: Option<usize>,
@@ -332,6 +335,10 @@ impl Steps {
 
     #[inline]
     fn push(&mut self, step: Step) {
+        if self.moves.len() >= MAX_LIST_MOVES {
+            LIST_CUT_SHORT.store(true, Ordering::Relaxed);
+            return;
+        }
         if step.continue_with.is_some() && self.first_partial.is_none() {
             self.first_partial = Some(self.moves.len());
         }
@@ -390,6 +397,26 @@ type Held = Option<(Piece, Option<Pos>)>;
 
 /// Iterations a `while` may run before the run is abandoned as a runaway loop.
 pub const MAX_LOOP: u32 = 10_000;
+
+/// Loop iterations all the runs of one move list may spend together: nested loops
+/// multiply [`MAX_LOOP`], and every piece runs its templates. Past it the runs fail and
+/// the list is cut short (see [`move_list_cut_short`]).
+pub const MAX_LIST_WORK: u32 = 5_000_000;
+
+/// Steps one move list may hold (real games list a few thousand at most); past it no
+/// more are kept and the list is cut short (see [`move_list_cut_short`]).
+pub const MAX_LIST_MOVES: usize = 200_000;
+
+/// Set when a budget cut a move list short, in any engine of the process.
+static LIST_CUT_SHORT: AtomicBool = AtomicBool::new(false);
+
+/// Whether a move list was ever cut short in this process by [`MAX_LIST_WORK`] or
+/// [`MAX_LIST_MOVES`]: the rules ran away (nested loops, millions of moves) and the
+/// moves listed were incomplete, which a program should report as an error. One flag
+/// for the process, so that the engines of a parallel search report too.
+pub fn move_list_cut_short() -> bool {
+    LIST_CUT_SHORT.load(Ordering::Relaxed)
+}
 
 /// One run of templates: a [`RunCore`], whose predicates on the board know from `N`
 /// whether they may have to note what they look at.
@@ -1171,13 +1198,19 @@ impl<'a> RunCore<'a> {
     }
 }
 
-// Apart from the methods above, so that `Run::loop_guard` needs no choice of noting.
-impl Run<'_> {
-    /// Guards a `while` loop: call once per iteration.
+impl RunCore<'_> {
+    /// Guards a `while` loop: call once per iteration. Fails past [`MAX_LOOP`]
+    /// iterations of this loop, or [`MAX_LIST_WORK`] of the whole move list (which is
+    /// then marked cut short).
     #[inline]
-    pub fn loop_guard(iteration: &mut u32) -> StepResult {
+    pub fn loop_guard(&mut self, iteration: &mut u32) -> StepResult {
         *iteration += 1;
         if *iteration > MAX_LOOP {
+            return Err(Fail);
+        }
+        self.out.work += 1;
+        if self.out.work > MAX_LIST_WORK {
+            LIST_CUT_SHORT.store(true, Ordering::Relaxed);
             return Err(Fail);
         }
         Ok(())

@@ -392,7 +392,25 @@ pub fn run_engine<T: Templates + 'static>(
         }),
         Some(other) => Err(format!("unknown command {other:?}")),
     };
+    if let Some(report) = runaway_report() {
+        eprintln!("error: {report}");
+        return ExitCode::from(1);
+    }
     finish(result, &options)
+}
+
+/// What to say when a move list of this process was cut short by the runtime's work
+/// budgets ([`zrf_runtime::move_list_cut_short`]): the rules ran away, and what was
+/// printed is incomplete. `None` when none was.
+pub fn runaway_report() -> Option<String> {
+    zrf_runtime::move_list_cut_short().then(|| {
+        format!(
+            "the rules ran away: a move list was cut short after {} loop iterations or {} \
+             moves, so the moves and counts shown are incomplete",
+            zrf_runtime::MAX_LIST_WORK,
+            zrf_runtime::MAX_LIST_MOVES
+        )
+    })
 }
 
 /// The exit code for a command's result, warning of arguments it left unread.
