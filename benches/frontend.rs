@@ -44,6 +44,7 @@ fn front_end(c: &mut Criterion) {
     let options = FrontEndOptions {
         load: LoadOptions {
             include_dirs: vec![PathBuf::from("DagazProject-ZRF/Sokoban")],
+            ..LoadOptions::default()
         },
         ..FrontEndOptions::default()
     };

@@ -212,6 +212,23 @@ impl fmt::Display for LineColumn {
     }
 }
 
+/// Reads at most `limit` bytes of the file at `path`: an error for a larger one, found
+/// by reading one byte past the limit rather than by its reported size (which is 0 for
+/// `/proc` files that never end, and for pipes).
+pub fn read_limited(path: &std::path::Path, limit: usize) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!("larger than the limit of {limit} bytes"),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// `path` written relative to the folder `base` (both absolute, or both relative to
 /// the same folder), climbing out with `..` where needed: how generated files name
 /// inputs and dependencies without the absolute paths of the machine that wrote them.

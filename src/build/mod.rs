@@ -364,7 +364,8 @@ pub fn module_name(file: &Path) -> String {
 /// Writes `text` to `path` unless it already holds exactly that, so that Cargo and
 /// editors do not see a change (and rebuild) when nothing changed.
 pub fn write_if_changed(path: &Path, text: &str) -> Result<bool, BuildError> {
-    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+    // Bounded: a longer file than the text differs from it anyway.
+    if crate::source::read_limited(path, text.len()).is_ok_and(|old| old == text.as_bytes()) {
         return Ok(false);
     }
     if let Some(parent) = path.parent() {

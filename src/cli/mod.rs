@@ -457,12 +457,17 @@ struct IncludeArgs {
     /// folder; repeatable, searched in order.
     #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
     include_dirs: Vec<PathBuf>,
+    /// Read `(include "...")` files wherever they are: by absolute paths, and outside
+    /// the rules file's folder and the `-I` folders (refused by default).
+    #[arg(long)]
+    include_anywhere: bool,
 }
 
 impl IncludeArgs {
     fn options(&self) -> syntax::LoadOptions {
         syntax::LoadOptions {
             include_dirs: self.include_dirs.clone(),
+            include_anywhere: self.include_anywhere,
         }
     }
 }

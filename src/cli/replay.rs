@@ -14,7 +14,7 @@ use super::{report_human, FrontEndArgs};
 use crate::diag::Diagnostic;
 use crate::frontend::{self, FrontEndOptions};
 use crate::interp;
-use crate::source::{FileId, SourceMap};
+use crate::source::{read_limited, FileId, SourceMap, MAX_FILE_BYTES};
 use crate::zsg::{self, Replay, SavedGame};
 
 #[derive(Args, Debug)]
@@ -77,7 +77,7 @@ fn prepare(
     options: &FrontEndOptions,
 ) -> Result<Prepared, Failure> {
     let mut sources = SourceMap::new();
-    let bytes = match std::fs::read(path) {
+    let bytes = match read_limited(path, MAX_FILE_BYTES) {
         Ok(bytes) => bytes,
         Err(err) => {
             let message = format!("cannot read {}: {err}", path.display());
@@ -430,7 +430,7 @@ fn replay_row(row: &IndexRow, args: &CorpusReplayArgs, options: &FrontEndOptions
         detail,
     };
     if row.scope.starts_with("format-only") {
-        let Ok(bytes) = std::fs::read(&path) else {
+        let Ok(bytes) = read_limited(&path, MAX_FILE_BYTES) else {
             return outcome("io-error".into(), String::new());
         };
         let mut sources = SourceMap::new();

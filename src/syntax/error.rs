@@ -38,6 +38,8 @@ pub enum SyntaxError {
         name: String,
         searched: Vec<String>,
     },
+    /// An include by an absolute path, or of a file outside the rules' folders.
+    IncludeOutside { span: Span, name: String },
     /// A file that includes itself, directly or through others.
     IncludeCycle {
         span: Span,
@@ -62,6 +64,7 @@ impl SyntaxError {
             | SyntaxError::TooManyErrors { span, .. }
             | SyntaxError::IncludeMalformed { span }
             | SyntaxError::IncludeNotFound { span, .. }
+            | SyntaxError::IncludeOutside { span, .. }
             | SyntaxError::IncludeCycle { span, .. }
             | SyntaxError::IncludeUnreadable { span, .. } => *span,
         }
@@ -157,6 +160,13 @@ impl SyntaxError {
                 }
                 d.help("put the file next to this one, or add its folder with `-I DIR`")
             }
+            SyntaxError::IncludeOutside { span, name } => Diagnostic::error(
+                "E0205",
+                format!("included file `{name}` is outside the rules' folders"),
+            )
+            .primary(*span, "not read")
+            .note("included files are named relative to the including file, and must lie under the folder of the rules file or an `-I` folder")
+            .help("copy the file beside the rules, add its folder with `-I DIR`, or allow any file with `--include-anywhere`"),
             SyntaxError::IncludeCycle { span, name, chain } => {
                 Diagnostic::error("E0203", format!("include cycle through `{name}`"))
                     .primary(*span, "this include closes a cycle")

@@ -22,6 +22,11 @@ pub trait SourceLoader {
     fn find(&self, path: &Path) -> Option<PathBuf>;
     /// The bytes of a file found by [`SourceLoader::find`].
     fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
+    /// A folder as [`SourceLoader::find`] names the files in it, to tell whether a file
+    /// lies inside it.
+    fn folder(&self, path: &Path) -> Option<PathBuf> {
+        Some(normalise(path))
+    }
 }
 
 /// The real filesystem.
@@ -34,14 +39,17 @@ impl SourceLoader for FsLoader {
     }
 
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        let size = std::fs::metadata(path)?.len();
-        if size > MAX_FILE_BYTES as u64 {
-            return Err(io::Error::new(
-                io::ErrorKind::FileTooLarge,
-                format!("{size} bytes; the limit is {MAX_FILE_BYTES}"),
-            ));
-        }
-        std::fs::read(path)
+        crate::source::read_limited(path, MAX_FILE_BYTES)
+    }
+
+    fn folder(&self, path: &Path) -> Option<PathBuf> {
+        // `.` for the folder of a root file named without one.
+        let path = if path.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            path
+        };
+        std::fs::canonicalize(path).ok()
     }
 }
 
@@ -76,17 +84,21 @@ impl SourceLoader for MemoryLoader {
     }
 }
 
-/// Removes `.` and resolves `..` lexically.
+/// Removes `.` and resolves `..` lexically: a `..` cancels the name before it, never
+/// another `..` (`../../lib.zrf` stays two folders up).
 fn normalise(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {
             Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
                 }
-            }
+                // Above the root there is only the root.
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                Some(Component::ParentDir | Component::CurDir) | None => out.push(".."),
+            },
             other => out.push(other),
         }
     }
@@ -98,6 +110,11 @@ fn normalise(path: &Path) -> PathBuf {
 pub struct LoadOptions {
     /// Searched in order after the including file's own folder (`-I DIR`).
     pub include_dirs: Vec<PathBuf>,
+    /// Read included files wherever they are. By default an include must name a file
+    /// by a relative path, under the root file's folder or one of `include_dirs`, so
+    /// that a rules file cannot make the tools read (and echo in diagnostics) any file
+    /// of the machine.
+    pub include_anywhere: bool,
 }
 
 /// A resolved `(include "...")` form.
@@ -160,9 +177,16 @@ pub fn load(
     let bytes = loader
         .read(&identity)
         .map_err(|e| load_error(e.to_string()))?;
+    let mut allowed: Vec<PathBuf> = options
+        .include_dirs
+        .iter()
+        .filter_map(|dir| loader.folder(dir))
+        .collect();
+    allowed.extend(loader.folder(path.parent().unwrap_or(Path::new(""))));
     let mut reader = Reader {
         loader,
         options,
+        allowed,
         sources,
         files: Vec::new(),
         includes: Vec::new(),
@@ -182,6 +206,8 @@ pub fn load(
 struct Reader<'a> {
     loader: &'a dyn SourceLoader,
     options: &'a LoadOptions,
+    /// The folders included files must lie in (unless [`LoadOptions::include_anywhere`]).
+    allowed: Vec<PathBuf>,
     sources: &'a mut SourceMap,
     files: Vec<ParsedFile>,
     includes: Vec<Include>,
@@ -227,6 +253,15 @@ impl Reader<'_> {
 
     fn include(&mut self, form: Span, dir: &Path, name: &str) {
         let relative = PathBuf::from(name.replace('\\', "/"));
+        let outside = || SyntaxError::IncludeOutside {
+            span: form,
+            name: name.to_string(),
+        };
+        let drive = name.as_bytes().get(1) == Some(&b':');
+        if !self.options.include_anywhere && (relative.has_root() || drive) {
+            self.errors.push(outside());
+            return;
+        }
         let candidates: Vec<PathBuf> = std::iter::once(dir.join(&relative))
             .chain(self.options.include_dirs.iter().map(|d| d.join(&relative)))
             .map(|path| normalise(&path))
@@ -242,6 +277,11 @@ impl Reader<'_> {
             });
             return;
         };
+        // By the file's identity (its canonical path): `..` and links cannot lead out.
+        if !self.options.include_anywhere && !self.allowed.iter().any(|d| identity.starts_with(d)) {
+            self.errors.push(outside());
+            return;
+        }
         if let Some(start) = self.chain.iter().position(|(id, _)| *id == identity) {
             let mut chain: Vec<String> =
                 self.chain[start..].iter().map(|(_, n)| n.clone()).collect();

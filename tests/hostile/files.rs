@@ -1,5 +1,7 @@
 //! Files that are not what they claim, and outputs that must not be clobbered.
 
+use std::io::Read as _;
+
 use super::{folder, zrfc};
 
 /// Issue 28 item 12: a file without a game gets its own diagnostic and exit 1 from
@@ -15,4 +17,78 @@ fn a_file_without_a_game_exits_1_everywhere() {
     ] {
         zrfc(dir.path(), args).expect(1, "E0312");
     }
+}
+
+/// Issue 28 item 5: files and input streams that never end are read only up to a limit.
+#[test]
+fn endless_files_and_input_are_read_up_to_a_limit() {
+    let dir = folder(&[("game.zrf", &super::game(""))]);
+    zrfc(dir.path(), &["replay", "/dev/zero"]).expect(2, "larger than the limit of");
+    let pagemap = folder(&[("pagemap.zrf", "(include \"/proc/self/pagemap\")\n")]);
+    let ran = zrfc(
+        pagemap.path(),
+        &["check", "pagemap.zrf", "--include-anywhere"],
+    );
+    assert_eq!(ran.code, Some(1), "{}", ran.stderr_head());
+    let mut zeros = std::io::repeat(0).take(64 << 20);
+    let ran = super::zrfc_in(
+        dir.path(),
+        &["play", "game.zrf", "--human", "White", "--save", "out.zsg"],
+        Some(&mut zeros),
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr_head());
+}
+
+/// Issue 28 item 6: includes stay under the rules' folders; absolute paths and `..`
+/// out of them are refused without reading the file (its lines would be echoed).
+#[test]
+fn includes_outside_the_rules_folders_are_refused() {
+    let dir = folder(&[
+        ("rules/abs.zrf", "(include \"/proc/self/environ\")\n"),
+        ("rules/up.zrf", "(include \"../secret.zrf\")\n"),
+        ("secret.zrf", "(define secret-marker 1)\n"),
+    ]);
+    let rules = dir.path().join("rules");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_zrfc"));
+    let ran = command
+        .args(["check", "abs.zrf"])
+        .current_dir(&rules)
+        .env("HOSTILE_SECRET", "do-not-print-me")
+        .output()
+        .expect("zrfc runs");
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    assert_eq!(ran.status.code(), Some(1));
+    assert!(stderr.contains("error[E0205]"), "{stderr}");
+    assert!(!stderr.contains("do-not-print-me"), "{stderr}");
+    zrfc(&rules, &["check", "up.zrf"]).expect(1, "error[E0205]: included file `../secret.zrf`");
+    // Allowed on request, and from an `-I` folder.
+    let anywhere = zrfc(&rules, &["check", "up.zrf", "--include-anywhere"]);
+    assert!(
+        !anywhere.stderr.contains("E0205"),
+        "{}",
+        anywhere.stderr_head()
+    );
+    let searched = zrfc(&rules, &["check", "up.zrf", "-I", ".."]);
+    assert!(
+        !searched.stderr.contains("E0205"),
+        "{}",
+        searched.stderr_head()
+    );
+}
+
+/// Issue 28 item 6: `../../lib.zrf` from a root named without a folder is two folders
+/// up, not `./lib.zrf`.
+#[test]
+fn parent_folders_in_includes_are_not_cancelled_by_each_other() {
+    let dir = folder(&[
+        ("main.zrf", "(include \"../../lib.zrf\")\n"),
+        ("lib.zrf", "(define x 1)\n"),
+    ]);
+    let ran = zrfc(dir.path(), &["check", "main.zrf", "--include-anywhere"]);
+    ran.expect(1, "error[E0202]: included file `../../lib.zrf` not found");
+    assert!(
+        ran.stderr.contains("looked for ../../lib.zrf"),
+        "{}",
+        ran.stderr_head()
+    );
 }

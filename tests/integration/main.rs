@@ -45,6 +45,7 @@ pub fn load_memory(
     }
     let options = LoadOptions {
         include_dirs: include_dirs.iter().map(Into::into).collect(),
+        ..LoadOptions::default()
     };
     let mut sources = SourceMap::new();
     let loaded = syntax::load(Path::new(root), &loader, &options, &mut sources)

@@ -235,6 +235,18 @@ pub fn ask_at_terminal<T: Templates>(
     )
 }
 
+/// The next line of `input` (its line break included), `None` at the end of the
+/// input, on an error, or when no line break comes within `limit` bytes: a stream that
+/// never sends one (`/dev/zero`) is not read on for ever.
+pub fn read_bounded_line(input: &mut dyn BufRead, limit: usize) -> Option<String> {
+    let mut line = String::new();
+    match input.take(limit as u64).read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) if !line.ends_with('\n') && line.len() >= limit => None,
+        Ok(_) => Some(line),
+    }
+}
+
 /// [`ask_at_terminal`] on any input and output.
 pub fn ask<T: Templates>(
     engine: &Engine<T>,
@@ -253,12 +265,10 @@ pub fn ask<T: Templates>(
     loop {
         let _ = write!(talk, "{name} to move (a move, or `help`): ");
         let _ = talk.flush();
-        let mut line = String::new();
-        // A line longer than any move is not read whole: input is bounded.
-        match input.take(4096).read_line(&mut line) {
-            Ok(0) | Err(_) => return Request::Quit,
-            Ok(_) => {}
-        }
+        // A line longer than any move ends the game: input is bounded (`< /dev/zero`).
+        let Some(line) = read_bounded_line(input, 4096) else {
+            return Request::Quit;
+        };
         let answer = line.trim();
         let (command, argument) = answer.split_once(' ').unwrap_or((answer, ""));
         match command {

@@ -16,7 +16,7 @@
 //! two legal moves would be written alike, the later ones get `~2`, `~3`, ...
 
 use std::collections::HashMap;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -118,12 +118,10 @@ pub fn run_uci<T: Templates>(make_engine: &(dyn Fn() -> Engine<T> + Sync)) -> io
         let stdin = io::stdin();
         let mut input = stdin.lock();
         loop {
-            let mut line = String::new();
             // A line is a command: none is longer than a long move list.
-            match (&mut input).take(1 << 20).read_line(&mut line) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
+            let Some(line) = crate::terminal::read_bounded_line(&mut input, 1 << 20) else {
+                break;
+            };
             let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
             let Some(verb) = words.first() else { continue };
             let sent = match verb.as_str() {
