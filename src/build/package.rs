@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{write_if_changed, BuildError, Generated};
+use super::{write_generated, BuildError, Generated};
 use crate::codegen::{sanitise, Case};
 
 /// How the package names the runtime crates.
@@ -57,6 +57,8 @@ pub struct PackageOptions {
     /// The package name (`zrf-game-<file stem>` by default).
     pub name: String,
     pub runtime: RuntimeDependency,
+    /// Replace files in the folder that zrfc did not write (see [`super::write_generated`]).
+    pub force: bool,
 }
 
 impl PackageOptions {
@@ -71,6 +73,7 @@ impl PackageOptions {
         PackageOptions {
             name: format!("zrf-game-{}", stem.replace('_', "-").trim_matches('-')),
             runtime,
+            force: false,
         }
     }
 }
@@ -102,7 +105,7 @@ pub fn write_package(
         ),
     ];
     for (path, text) in &files {
-        write_if_changed(path, text)?;
+        write_generated(path, text, options.force)?;
     }
     Ok(files.into_iter().map(|(path, _)| path).collect())
 }
@@ -112,7 +115,8 @@ pub fn write_package(
 /// of an enclosing workspace.
 pub fn manifest(options: &PackageOptions, description: &str, package_dir: &Path) -> String {
     format!(
-        "[package]\n\
+        "# {marker} {version}; `zrfc build` writes it again.\n\
+         [package]\n\
          name = {name}\n\
          version = \"0.1.0\"\n\
          edition = \"2021\"\n\
@@ -124,6 +128,8 @@ pub fn manifest(options: &PackageOptions, description: &str, package_dir: &Path)
          {search}\n\
          \n\
          [workspace]\n",
+        marker = super::GENERATED_MARKER,
+        version = env!("CARGO_PKG_VERSION"),
         name = toml_string(&options.name),
         description = toml_string(description),
         runtime = options.runtime.dependency("zrf-runtime", package_dir),

@@ -38,6 +38,10 @@ pub struct BuildArgs {
     /// engines: the compiled game could only pass).
     #[arg(long)]
     allow_axiom: bool,
+    /// Replace files in the output that zrfc did not write (and symbolic links there);
+    /// by default they are left alone with an error.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,10 +71,27 @@ pub fn build(args: &BuildArgs) -> u8 {
     let progress = progress_bar(if many { args.files.len() as u64 } else { 0 });
     let mut failed = 0;
     let mut exit = 0;
+    // Inputs whose names sanitise alike (`a-1.zrf`, `a_1.zrf`) would share an output.
+    let mut taken: Vec<(PathBuf, &Path)> = Vec::new();
     for file in &args.files {
         progress.set_message(file.display().to_string());
         let target = target(&args.out, file, many, args.emit);
-        match build_one(&config, file, &target, args.emit, &runtime) {
+        if let Some((_, first)) = taken.iter().find(|(t, _)| *t == target) {
+            failed += 1;
+            exit = 2;
+            progress.suspend(|| {
+                eprintln!(
+                    "error: {} and {} would both be written to {}: rename one, or build them apart",
+                    first.display(),
+                    file.display(),
+                    target.display()
+                )
+            });
+            progress.inc(1);
+            continue;
+        }
+        taken.push((target.clone(), file));
+        match build_one(&config, file, &target, args, &runtime) {
             Ok(written) => progress.suspend(|| {
                 println!("{}", written.display());
                 if !many && args.emit == Emit::Package {
@@ -131,17 +152,20 @@ fn build_one(
     config: &Config,
     file: &Path,
     target: &Path,
-    emit: Emit,
+    args: &BuildArgs,
     runtime: &RuntimeDependency,
 ) -> Result<PathBuf, build::BuildError> {
     let generated = config.generate(file)?;
     generated.warnings.emit_to_stderr();
-    match emit {
+    match args.emit {
         Emit::Rs => {
-            build::write_if_changed(target, &generated.code)?;
+            build::write_generated(target, &generated.code, args.force)?;
         }
         Emit::Package => {
-            let options = PackageOptions::for_file(file, runtime.clone());
+            let options = PackageOptions {
+                force: args.force,
+                ..PackageOptions::for_file(file, runtime.clone())
+            };
             build::write_package(target, &generated, &options)?;
         }
     }

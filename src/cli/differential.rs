@@ -380,6 +380,7 @@ fn write_batch(dir: &Path, batch: &[Candidate], node_budget: u64) -> Result<(), 
     let package = PackageOptions {
         name: "zrf-differential".to_string(),
         runtime,
+        force: true,
     };
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     write(

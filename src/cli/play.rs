@@ -252,20 +252,20 @@ pub fn play(
         terminal::ask_at_terminal,
     );
     let _ = writeln!(stdout, "{}", played.ending);
-    let path = request.save.unwrap_or_else(|| free_name(file));
+    let path = request.save.unwrap_or_else(|| default_save_name(file));
     let text = zrf_runtime::saved_game(tables, &rules_name, &seats.humans, &played.records);
-    match std::fs::write(&path, text) {
-        Ok(()) => {
+    match zrf_search::save_new_file(&path, &text) {
+        Ok(saved) => {
             let _ = writeln!(
                 stdout,
                 "saved {} records to {}",
                 played.records.len(),
-                path.display()
+                saved.display()
             );
             0
         }
         Err(err) => {
-            eprintln!("error: cannot write {}: {err}", path.display());
+            eprintln!("error: {err}");
             2
         }
     }
@@ -511,17 +511,11 @@ pub fn bench(
     }
 }
 
-/// `<rules file stem>.zsg` in the current folder, or `-2`, `-3`, ... appended to keep
-/// earlier games.
-fn free_name(rules: &Path) -> PathBuf {
+/// `<rules file stem>.zsg` in the current folder (`-2`, `-3`, ... are appended by
+/// [`zrf_search::save_new_file`] to keep earlier games).
+fn default_save_name(rules: &Path) -> PathBuf {
     let stem = rules
         .file_stem()
         .map_or_else(|| "game".to_string(), |s| s.to_string_lossy().into_owned());
-    let mut path = PathBuf::from(format!("{stem}.zsg"));
-    let mut n = 2;
-    while path.exists() {
-        path = PathBuf::from(format!("{stem}-{n}.zsg"));
-        n += 1;
-    }
-    path
+    PathBuf::from(format!("{stem}.zsg"))
 }

@@ -92,3 +92,61 @@ fn parent_folders_in_includes_are_not_cancelled_by_each_other() {
         ran.stderr_head()
     );
 }
+
+/// Issue 28 item 7: `build -o` leaves alone files it did not write and links, unless
+/// `--force`; inputs that would share an output are reported.
+#[test]
+fn build_replaces_only_its_own_files() {
+    let dir = folder(&[
+        ("game.zrf", &super::game("")),
+        ("mine/Cargo.toml", "[package]\nname = \"mine\"\n"),
+        ("victim.txt", "precious\n"),
+    ]);
+    let ran = zrfc(dir.path(), &["build", "game.zrf", "-o", "mine"]);
+    ran.expect(2, "a file not written by zrfc is there");
+    let kept = std::fs::read_to_string(dir.path().join("mine/Cargo.toml")).expect("kept");
+    assert_eq!(kept, "[package]\nname = \"mine\"\n");
+    zrfc(dir.path(), &["build", "game.zrf", "-o", "mine", "--force"]).expect(0, "next:");
+    // Its own files it updates freely.
+    zrfc(dir.path(), &["build", "game.zrf", "-o", "mine"]).expect(0, "next:");
+
+    std::fs::create_dir_all(dir.path().join("linked/src")).expect("folder");
+    std::os::unix::fs::symlink(
+        dir.path().join("victim.txt"),
+        dir.path().join("linked/src/lib.rs"),
+    )
+    .expect("link");
+    zrfc(dir.path(), &["build", "game.zrf", "-o", "linked"]).expect(2, "a symbolic link is there");
+    let victim = std::fs::read_to_string(dir.path().join("victim.txt")).expect("victim");
+    assert_eq!(victim, "precious\n");
+
+    let twins = folder(&[("a-1.zrf", &super::game("")), ("a_1.zrf", &super::game(""))]);
+    let ran = zrfc(twins.path(), &["build", "a-1.zrf", "a_1.zrf", "-o", "out"]);
+    ran.expect(2, "a-1.zrf and a_1.zrf would both be written to out/a-1");
+    assert!(ran.stdout.contains("1 built, 1 failed"), "{}", ran.stdout);
+}
+
+/// Issue 28 item 7: a saved game goes to a free name rather than over a file or
+/// through a link (even a dangling one).
+#[test]
+fn saved_games_never_overwrite_or_follow_links() {
+    let dir = folder(&[("game.zrf", &super::game("")), ("mine.zsg", "my game\n")]);
+    let ran = zrfc(
+        dir.path(),
+        &["play", "game.zrf", "--save", "mine.zsg", "--max-turns", "2"],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr_head());
+    assert!(ran.stdout.contains("to mine-2.zsg"), "{}", ran.stdout);
+    let kept = std::fs::read_to_string(dir.path().join("mine.zsg")).expect("kept");
+    assert_eq!(kept, "my game\n");
+
+    std::os::unix::fs::symlink(
+        dir.path().join("elsewhere.zsg"),
+        dir.path().join("game.zsg"),
+    )
+    .expect("link");
+    let ran = zrfc(dir.path(), &["play", "game.zrf", "--max-turns", "2"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr_head());
+    assert!(ran.stdout.contains("to game-2.zsg"), "{}", ran.stdout);
+    assert!(!dir.path().join("elsewhere.zsg").exists());
+}

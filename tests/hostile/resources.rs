@@ -65,7 +65,7 @@ fn names_doubled_by_pasting_stop_at_the_paste_limit() {
         .map(|k| format!("(define s{k} (s{} \"$1$1\"))\n", k + 1))
         .collect();
     text.push_str("(define s36 (title $1))\n");
-    text.push_str(&super::game("").replacen("(title \"Hostile\")", "(s0 \"ab\")", 1));
+    text.push_str(&game("").replacen("(title \"Hostile\")", "(s0 \"ab\")", 1));
     let dir = folder(&[("paste.zrf", &text)]);
     zrfc(dir.path(), &["check", "paste.zrf"]).expect(
         1,

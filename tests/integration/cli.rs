@@ -354,7 +354,16 @@ fn play_at_a_fixed_depth_plays_the_same_game_every_time() {
         "{}",
         text(&first.stderr)
     );
-    assert_eq!(text(&zrfc(&args).stdout), stdout);
+    // The same game again (saved beside the first: saved games never overwrite).
+    let again = text(&zrfc(&args).stdout);
+    let game = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| !l.starts_with("saved "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(game(&again), game(&stdout));
+    assert!(again.contains("-2.zsg"), "{again}");
 }
 
 #[test]

@@ -493,8 +493,13 @@ fn play_command<T: Templates>(
     let _ = writeln!(out, "{}", played.ending);
     if let Some(path) = save {
         let text = zrf_runtime::saved_game(tables, rules_file, &seats.humans, &played.records);
-        std::fs::write(Path::new(&path), text).map_err(|e| format!("cannot write {path}: {e}"))?;
-        let _ = writeln!(out, "saved {} records to {path}", played.records.len());
+        let saved = crate::save_new_file(Path::new(&path), &text)?;
+        let _ = writeln!(
+            out,
+            "saved {} records to {}",
+            played.records.len(),
+            saved.display()
+        );
     }
     Ok(())
 }

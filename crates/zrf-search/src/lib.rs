@@ -29,7 +29,7 @@ pub use mcts::{mcts, MctsFound, MctsOptions};
 pub use perft::{divide, fingerprint, perft};
 pub use playout::{playout, playout_with, random_game, Playout};
 pub use selfplay::{
-    play_match, save_folder, save_games, Contender, MatchGame, MatchOptions, Tally,
+    play_match, save_folder, save_games, save_new_file, Contender, MatchGame, MatchOptions, Tally,
 };
 pub use tt::TranspositionTable;
 pub use zrf_runtime::SplitMix64;

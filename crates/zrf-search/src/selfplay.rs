@@ -105,6 +105,46 @@ pub fn save_folder(dir: Option<&Path>, rules_file: &str) -> Result<PathBuf, Stri
     ))
 }
 
+/// Writes `text` into a new file at `path`, or, when something is there already (a
+/// file, a folder, a link even to nothing), at the first free `STEM-2.EXT`,
+/// `STEM-3.EXT`, ...: a saved game never overwrites a file or writes through a link, and
+/// is never lost because its name was taken. Returns where it went.
+pub fn save_new_file(path: &Path, text: &str) -> Result<PathBuf, String> {
+    use std::io::Write as _;
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "game".into(), |s| s.to_string_lossy().into_owned());
+    let extension = path
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    for n in 1..=1000 {
+        let candidate = match n {
+            1 => path.to_path_buf(),
+            n => path.with_file_name(format!("{stem}-{n}{extension}")),
+        };
+        // `create_new` refuses anything already there, links included (O_EXCL).
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(mut file) => {
+                return file
+                    .write_all(text.as_bytes())
+                    .map(|()| candidate.clone())
+                    .map_err(|e| format!("cannot write {}: {e}", candidate.display()));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("cannot write {}: {e}", candidate.display())),
+        }
+    }
+    Err(format!(
+        "{} and the next 999 names after it all exist",
+        path.display()
+    ))
+}
+
 /// Writes every game of a match into `folder` as `game-001.zsg`, `game-002.zsg`, ...
 pub fn save_games(
     folder: &Path,
@@ -115,7 +155,7 @@ pub fn save_games(
     for game in games {
         let path = folder.join(format!("game-{:03}.zsg", game.number + 1));
         let text = zrf_runtime::saved_game(tables, rules_file, &[], &game.records);
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        save_new_file(&path, &text)?;
     }
     Ok(())
 }

@@ -135,9 +135,11 @@ pub fn play_game<'g, T: Templates>(
                 Request::Save(path) => {
                     let text =
                         zrf_runtime::saved_game(tables, &seats.rules_file, &seats.humans, &records);
-                    match std::fs::write(&path, text) {
-                        Ok(()) => eprintln!("saved {} records to {path}", records.len()),
-                        Err(err) => eprintln!("cannot write {path}: {err}"),
+                    match crate::save_new_file(std::path::Path::new(&path), &text) {
+                        Ok(saved) => {
+                            eprintln!("saved {} records to {}", records.len(), saved.display())
+                        }
+                        Err(err) => eprintln!("{err}"),
                     }
                     continue;
                 }

@@ -117,11 +117,8 @@ pub fn run_uci<T: Templates>(make_engine: &(dyn Fn() -> Engine<T> + Sync)) -> io
         scope.spawn(move || searcher(make_engine, receive, stop, searching));
         let stdin = io::stdin();
         let mut input = stdin.lock();
-        loop {
-            // A line is a command: none is longer than a long move list.
-            let Some(line) = crate::terminal::read_bounded_line(&mut input, 1 << 20) else {
-                break;
-            };
+        // A line is a command: none is longer than a long move list.
+        while let Some(line) = crate::terminal::read_bounded_line(&mut input, 1 << 20) {
             let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
             let Some(verb) = words.first() else { continue };
             let sent = match verb.as_str() {
