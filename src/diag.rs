@@ -182,20 +182,25 @@ impl std::fmt::Debug for Report {
     }
 }
 
+/// A message fit for a terminal: names from rules files may hold escape sequences.
+fn printable(text: &str) -> String {
+    zrf_runtime::printable(text).into_owned()
+}
+
 /// `file:line:column: severity[code]: message` (no location when the diagnostic has
 /// none).
 pub fn one_line(sources: &SourceMap, diagnostic: &Diagnostic) -> String {
     let location = diagnostic.primary_span().map(|span| {
         let file = sources.file(span.file);
         let at = file.line_column(span.start);
-        format!("{}:{}:{}: ", file.name(), at.line, at.column)
+        format!("{}:{}:{}: ", printable(file.name()), at.line, at.column)
     });
     format!(
         "{}{}[{}]: {}",
         location.unwrap_or_default(),
         diagnostic.severity.as_str(),
         diagnostic.code,
-        diagnostic.message
+        printable(&diagnostic.message)
     )
 }
 
@@ -260,16 +265,16 @@ fn to_codespan(sources: &SourceMap, diagnostic: &Diagnostic) -> cs::Diagnostic<F
                 cs::LabelStyle::Secondary
             };
             cs::Label::new(style, label.span.file, decoded_range(sources, label.span))
-                .with_message(label.message.clone())
+                .with_message(printable(&label.message))
         })
         .collect();
-    let mut notes = diagnostic.notes.clone();
+    let mut notes: Vec<String> = diagnostic.notes.iter().map(|n| printable(n)).collect();
     if let Some(help) = &diagnostic.help {
-        notes.push(format!("help: {help}"));
+        notes.push(format!("help: {}", printable(help)));
     }
     cs::Diagnostic::new(severity)
         .with_code(diagnostic.code)
-        .with_message(diagnostic.message.clone())
+        .with_message(printable(&diagnostic.message))
         .with_labels(labels)
         .with_notes(notes)
 }
@@ -279,15 +284,15 @@ struct Files_<'a>(&'a SourceMap);
 
 impl<'a> Files<'a> for Files_<'a> {
     type FileId = FileId;
-    type Name = &'a str;
+    type Name = std::borrow::Cow<'a, str>;
     type Source = &'a str;
 
-    fn name(&'a self, id: FileId) -> Result<&'a str, cs_files::Error> {
-        self.file(id).map(|f| f.name())
+    fn name(&'a self, id: FileId) -> Result<Self::Name, cs_files::Error> {
+        self.file(id).map(|f| zrf_runtime::printable(f.name()))
     }
 
     fn source(&'a self, id: FileId) -> Result<&'a str, cs_files::Error> {
-        self.file(id).map(|f| f.text())
+        self.file(id).map(|f| f.shown_text())
     }
 
     fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, cs_files::Error> {

@@ -85,6 +85,8 @@ pub struct SourceFile {
     widening: Vec<(u32, u32)>,
     /// Decoded offsets at which lines start.
     line_starts: Vec<usize>,
+    /// `text` as diagnostics show it (see [`SourceFile::shown_text`]), made on first use.
+    shown: std::sync::OnceLock<String>,
 }
 
 impl SourceFile {
@@ -107,7 +109,33 @@ impl SourceFile {
             encoding,
             widening,
             line_starts,
+            shown: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The decoded text fit for a terminal, byte for byte as long as [`SourceFile::text`]
+    /// so that every offset still holds: control characters but tabs and line breaks
+    /// become `?` (or `¿`, U+FFFD for wider ones), so that an escape sequence in a rules
+    /// file cannot reach the terminal through a diagnostic's source line.
+    pub fn shown_text(&self) -> &str {
+        self.shown.get_or_init(|| {
+            let unsafe_char = |c: char| {
+                (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+                    || zrf_runtime::reorders_text(c)
+            };
+            if !self.text.chars().any(unsafe_char) {
+                return self.text.clone();
+            }
+            self.text
+                .chars()
+                .map(|c| match c.len_utf8() {
+                    _ if !unsafe_char(c) => c,
+                    1 => '?',
+                    2 => '\u{bf}',
+                    _ => '\u{fffd}',
+                })
+                .collect()
+        })
     }
 
     /// The name shown in diagnostics (the path as the user or the include gave it).

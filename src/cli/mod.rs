@@ -891,6 +891,7 @@ fn print_titles(expanded: &Expanded) {
             ""
         };
         let default = if game.default { "  (default)" } else { "" };
+        let title = zrf_runtime::printable(title);
         let _ = writeln!(stdout, "{indent}{title}{default}");
     }
 }

@@ -16,6 +16,7 @@ use zrf_search::{Contender, MatchGame, MatchOptions, Settings, Tally};
 use super::{choose_game, run_front_end};
 use crate::frontend::FrontEndOptions;
 use crate::interp::{self, Interpreted};
+use zrf_runtime::printable;
 
 /// Runs the front end and lowers one game; `Err` is the exit code after saying why
 /// there is none.
@@ -46,7 +47,7 @@ fn load(
 ) -> Result<Interpreted, u8> {
     let game = lowered_game(file, variant, options, color)?;
     if let Some(engine) = &game.engine {
-        eprintln!("warning: the moves of {:?} come from the Axiom engine {engine:?}; its ZRF templates are placeholders", game.title);
+        eprintln!("warning: the moves of {:?} come from the Axiom engine {engine:?}; its ZRF templates are placeholders", printable(&game.title));
     }
     interp::engine(game).map_err(|err| {
         eprintln!("error: {err}");
@@ -79,7 +80,7 @@ pub fn perft(
     let blueprint = interp::Blueprint::of(&engine);
     let make_engine = || blueprint.engine();
     let mut stdout = io::stdout().lock();
-    let _ = writeln!(stdout, "{}", engine.tables.title);
+    let _ = writeln!(stdout, "{}", printable(&engine.tables.title));
     let mut mismatches = 0;
     for d in 1..=request.depth {
         let clock = Instant::now();
@@ -233,7 +234,7 @@ pub fn play(
         Err(code) => return code,
     };
     let mut stdout = io::stdout().lock();
-    let _ = writeln!(stdout, "{}", tables.title);
+    let _ = writeln!(stdout, "{}", printable(&tables.title));
     let rules_name = rules_file_name(file);
     let seats = Seats {
         humans,
@@ -503,7 +504,7 @@ pub fn bench(
 ) -> u8 {
     match load(file, variant, options, color) {
         Ok(engine) => {
-            println!("{} (interpreted)", engine.tables.title);
+            println!("{} (interpreted)", printable(&engine.tables.title));
             print!("{}", driver::bench(&engine, seconds));
             0
         }

@@ -98,11 +98,7 @@ pub fn comment_text(text: &str) -> String {
     out
 }
 
-/// The Unicode controls of text direction: rustc's lints reject them in comments and
-/// literals, and a title holding one displays other than it reads.
-pub fn reorders_text(c: char) -> bool {
-    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
+pub use zrf_runtime::reorders_text;
 
 /// A Rust string literal with the same contents, whatever `text` holds.
 pub fn string_literal(text: &str) -> String {

@@ -32,7 +32,7 @@ mod tables;
 mod tests;
 
 pub use engine::{AttackGuard, Engine, Game, Gen, Move, MoveTraits, Outcome, Templates};
-pub use notation::{notation, saved_game, step_notation, turn_records};
+pub use notation::{notation, printable, reorders_text, saved_game, step_notation, turn_records};
 pub use random::{mix, Fnv1a, SplitMix64, Zobrist};
 pub use reach::{Reach, ReachToward};
 pub use run::{

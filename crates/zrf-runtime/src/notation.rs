@@ -163,3 +163,29 @@ pub fn saved_game(
     }
     text
 }
+
+/// Whether `c` reorders the text around it when shown (the bidirectional controls a
+/// name could use to look like something else).
+pub fn reorders_text(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` fit for a terminal: control characters other than line breaks and tabs (an
+/// escape sequence could move the cursor, recolour or retitle the terminal) and
+/// bidirectional controls are shown as `\u{..}` escapes. Rules files name their games,
+/// pieces and players as they like; this is how those names are printed.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| (c.is_control() && !matches!(c, '\n' | '\t')) || reorders_text(c);
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            shown.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            shown.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(shown)
+}

@@ -571,5 +571,6 @@ pub fn about_text(tables: &Tables) -> String {
             }
         }
     }
-    text
+    // For terminals: the rules' own words may hold escape sequences.
+    zrf_runtime::printable(&text).into_owned()
 }

@@ -127,7 +127,7 @@ pub fn describe_eval<T: Templates>(engine: &Engine<T>) -> String {
     let eval = RulesEval::new(engine);
     let mut text = format!(
         "{}\nsearch: {} ({})\n{:<20} {:>8} {:>9} {:>10}  notes\n",
-        engine.tables.title,
+        zrf_runtime::printable(&engine.tables.title),
         Algorithm::for_game(&eval),
         if eval.is_placement_game() {
             "pieces only enter by drops"

@@ -186,7 +186,10 @@ fn searcher<T: Templates>(
             Command::NewGame => {
                 if !introduced {
                     introduced = true;
-                    say(&format!("id name zrf {}", engine.tables.title));
+                    say(&format!(
+                        "id name zrf {}",
+                        zrf_runtime::printable(&engine.tables.title)
+                    ));
                     say("id author zrf (rules by the game's authors)");
                     say("option name Hash type spin default 32 min 1 max 4096");
                     say("option name Engine type combo default auto var auto var alphabeta var mcts var random");
