@@ -249,26 +249,45 @@ fn decoded_range(sources: &SourceMap, span: Span) -> Range<usize> {
     file.decoded_offset(span.start)..file.decoded_offset(span.end)
 }
 
+/// Source lines longer than this (in bytes) are not printed under a diagnostic.
+const LONGEST_LINE_SHOWN: usize = 1000;
+
 fn to_codespan(sources: &SourceMap, diagnostic: &Diagnostic) -> cs::Diagnostic<FileId> {
     let severity = match diagnostic.severity {
         Severity::Error => cs::Severity::Error,
         Severity::Warning => cs::Severity::Warning,
         Severity::Note => cs::Severity::Note,
     };
-    let labels = diagnostic
-        .labels
-        .iter()
-        .map(|label| {
-            let style = if label.primary {
-                cs::LabelStyle::Primary
-            } else {
-                cs::LabelStyle::Secondary
-            };
-            cs::Label::new(style, label.span.file, decoded_range(sources, label.span))
-                .with_message(printable(&label.message))
-        })
-        .collect();
-    let mut notes: Vec<String> = diagnostic.notes.iter().map(|n| printable(n)).collect();
+    // A label on a line too long to print (a minified file) is given as a location in
+    // a note instead: codespan would print the whole line with every such diagnostic.
+    let mut long_line_notes = Vec::new();
+    let mut labels = Vec::new();
+    for label in &diagnostic.labels {
+        let file = sources.file(label.span.file);
+        let range = decoded_range(sources, label.span);
+        let line = file.line_range(file.line_index(range.start));
+        if line.is_some_and(|line| line.len() > LONGEST_LINE_SHOWN) {
+            let at = file.line_column(label.span.start);
+            long_line_notes.push(format!(
+                "at {}:{}:{}: {} (the line is too long to show)",
+                printable(file.name()),
+                at.line,
+                at.column,
+                printable(&label.message)
+            ));
+            continue;
+        }
+        let style = if label.primary {
+            cs::LabelStyle::Primary
+        } else {
+            cs::LabelStyle::Secondary
+        };
+        labels.push(
+            cs::Label::new(style, label.span.file, range).with_message(printable(&label.message)),
+        );
+    }
+    let mut notes = long_line_notes;
+    notes.extend(diagnostic.notes.iter().map(|n| printable(n)));
     if let Some(help) = &diagnostic.help {
         notes.push(format!("help: {}", printable(help)));
     }

@@ -85,6 +85,9 @@ pub struct SourceFile {
     widening: Vec<(u32, u32)>,
     /// Decoded offsets at which lines start.
     line_starts: Vec<usize>,
+    /// Characters in `text` before every multiple of [`CHAR_BLOCK`] bytes, so that a
+    /// column is counted from the nearest block, not from the start of a long line.
+    chars_before_block: Vec<u32>,
     /// `text` as diagnostics show it (see [`SourceFile::shown_text`]), made on first use.
     shown: std::sync::OnceLock<String>,
 }
@@ -102,6 +105,15 @@ impl SourceFile {
             }
         };
         let line_starts = line_starts(&text);
+        let chars_before_block = text
+            .as_bytes()
+            .chunks(CHAR_BLOCK)
+            .scan(0u32, |before, block| {
+                let at = *before;
+                *before += chars_in(block) as u32;
+                Some(at)
+            })
+            .collect();
         SourceFile {
             name,
             raw,
@@ -109,6 +121,7 @@ impl SourceFile {
             encoding,
             widening,
             line_starts,
+            chars_before_block,
             shown: std::sync::OnceLock::new(),
         }
     }
@@ -211,15 +224,21 @@ impl SourceFile {
         self.line_starts.len() - usize::from(ends_with_break)
     }
 
+    /// Characters before decoded offset `at`: from the nearest block boundary, so that
+    /// columns on a line of megabytes cost no more than on a short one.
+    fn chars_before(&self, at: usize) -> usize {
+        let block = at / CHAR_BLOCK;
+        let from_block = self.chars_before_block.get(block).copied().unwrap_or(0) as usize;
+        let start = (block * CHAR_BLOCK).min(at);
+        from_block + chars_in(&self.text.as_bytes()[start..at])
+    }
+
     /// One-based line and column (in characters) of an original byte offset.
     pub fn line_column(&self, original: u32) -> LineColumn {
         let decoded = self.decoded_offset(original).min(self.text.len());
         let line = self.line_index(decoded);
         let line_start = self.line_starts.get(line).copied().unwrap_or(0);
-        let column = self
-            .text
-            .get(line_start..decoded)
-            .map_or(0, |prefix| prefix.chars().count());
+        let column = self.chars_before(decoded) - self.chars_before(line_start);
         LineColumn {
             line: line + 1,
             column: column + 1,
@@ -286,6 +305,15 @@ pub fn relative_path(path: &std::path::Path, base: &std::path::Path) -> Option<s
     }
     relative.extend(path_parts);
     Some(relative)
+}
+
+/// Bytes per block of [`SourceFile::chars_before`].
+const CHAR_BLOCK: usize = 1024;
+
+/// Characters that start in `bytes` (UTF-8 text cut anywhere): the bytes that are not
+/// continuation bytes.
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
 }
 
 fn widening_table(bytes: &[u8], text: &str) -> Vec<(u32, u32)> {

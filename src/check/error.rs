@@ -95,6 +95,8 @@ pub enum CheckError {
     Malformed { at: At, expected: &'static str },
     /// A section every game needs.
     MissingSection { at: At, section: &'static str },
+    /// Errors past the number kept for one game.
+    TooManyErrors { at: At, more: usize },
     /// More of something than the runtime can number or hold.
     TooMany {
         at: At,
@@ -128,6 +130,7 @@ impl CheckError {
             | CheckError::Malformed { at, .. }
             | CheckError::MissingSection { at, .. }
             | CheckError::TooMany { at, .. }
+            | CheckError::TooManyErrors { at, .. }
             | CheckError::DagazOption { at, .. }
             | CheckError::UnknownOption { at, .. }
             | CheckError::AxiomEngine { at, .. }
@@ -197,6 +200,10 @@ impl CheckError {
             CheckError::MissingSection { section, .. } => {
                 Diagnostic::error("E0406", format!("game without `{section}`"))
                     .primary(at.span, format!("this game has no `({section} ...)`"))
+            }
+            CheckError::TooManyErrors { more, .. } => {
+                Diagnostic::error("E0408", format!("{more} more errors in this game"))
+                    .primary(at.span, "not shown: only the first 1000 errors of a game are kept")
             }
             CheckError::TooMany { what, count, limit, .. } => {
                 Diagnostic::error("E0407", format!("the game has too many {what}"))

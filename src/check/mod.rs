@@ -42,6 +42,10 @@ impl Checked {
     }
 }
 
+/// Errors kept per game; more are counted (a mangled file of megabytes can have
+/// millions, and each would cost memory and a line of output).
+const MAX_ERRORS: usize = 1000;
+
 /// Checks game `index` of `expanded` and lowers it.
 pub fn check(expanded: &Expanded, index: usize) -> Checked {
     Checker::new(expanded).check(index)
@@ -85,6 +89,13 @@ impl<'a> Checker<'a> {
         };
         let game = lower.rules(index);
         lower.limits(index, &game);
+        if lower.more_errors > 0 {
+            let x = self.x;
+            lower.errors.push(CheckError::TooManyErrors {
+                at: at(&x.forms[x.games[index].form]),
+                more: lower.more_errors,
+            });
+        }
         let failed = lower.errors.iter().any(CheckError::is_error);
         Checked {
             game: if failed { None } else { Some(game) },
@@ -224,6 +235,8 @@ fn known_sections() -> impl Iterator<Item = &'static str> + Clone {
 struct Lower<'a> {
     x: &'a Expanded,
     errors: Vec<CheckError>,
+    /// Errors past [`MAX_ERRORS`], counted only.
+    more_errors: usize,
     players: Names,
     positions: Names,
     directions: Names,
@@ -247,6 +260,7 @@ impl<'a> Lower<'a> {
         Lower {
             x,
             errors: Vec::new(),
+            more_errors: 0,
             players: Names::default(),
             positions: Names::default(),
             directions: Names::default(),
@@ -270,7 +284,17 @@ impl<'a> Lower<'a> {
     }
 
     fn err(&mut self, error: CheckError) {
-        self.errors.push(error);
+        if self.errors.len() < MAX_ERRORS {
+            self.errors.push(error);
+        } else {
+            self.more_errors += 1;
+        }
+    }
+
+    /// Whether errors are only counted now: callers skip the work of describing them
+    /// (suggestions compare a name with every known one).
+    fn errors_full(&self) -> bool {
+        self.errors.len() >= MAX_ERRORS
     }
 
     fn malformed(&mut self, node: &ENode, expected: &'static str) {
@@ -434,7 +458,9 @@ impl<'a> Lower<'a> {
             let head = section.head().map(|h| self.name(h));
             let known = head
                 .is_some_and(|h| known_sections().any(|k| k == h) || IGNORED_SECTIONS.contains(&h));
-            if !known {
+            if !known && self.errors_full() {
+                self.more_errors += 1;
+            } else if !known {
                 let found = head.unwrap_or("(...)").to_string();
                 let suggestion = head.and_then(|h| suggest(h, known_sections()));
                 self.err(CheckError::UnknownKeyword {

@@ -97,3 +97,33 @@ fn nested_loops_are_cut_short_with_an_error() {
     ran.expect(1, "error: the rules ran away: a move list was cut short");
     assert!(ran.stdout.contains("depth 1: 99"), "{}", ran.stdout);
 }
+
+/// Issue 28 item 10: a megabyte on one line with an error in every form: columns are
+/// found without counting from the line's start, errors past a thousand are counted,
+/// and the line itself is not printed under each one.
+#[test]
+fn a_megabyte_on_one_line_is_reported_briefly() {
+    let forms: Vec<String> = (0..100_000).map(|i| format!("(foo{i})")).collect();
+    let text = format!("(game (title \"x\") {})", forms.join(" "));
+    assert!(text.len() > 1_000_000);
+    let dir = folder(&[("oneline.zrf", &text)]);
+    let ran = zrfc(dir.path(), &["check", "oneline.zrf"]);
+    ran.expect(1, "(the line is too long to show)");
+    assert!(
+        ran.stderr.len() < 20_000,
+        "{} bytes of stderr",
+        ran.stderr.len()
+    );
+    let json = zrfc(
+        dir.path(),
+        &["check", "oneline.zrf", "--message-format", "json"],
+    );
+    assert_eq!(json.code, Some(1));
+    assert_eq!(json.stdout.lines().count(), 1001);
+    assert!(
+        json.stdout
+            .contains("\"message\":\"99002 more errors in this game\""),
+        "{}",
+        &json.stdout[json.stdout.len().saturating_sub(2000)..]
+    );
+}

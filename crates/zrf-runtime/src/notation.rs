@@ -11,6 +11,11 @@ pub fn notation(tables: &Tables, state: &State, mv: &Move) -> String {
     if mv.is_pass() {
         return "Pass".to_string();
     }
+    // One step reads the position as it is: no copy of the board (on large boards the
+    // copy cost more than the rest of listing the moves).
+    if let [step] = mv.steps.as_slice() {
+        return step_notation(tables, state, step);
+    }
     let mut board = state.clone();
     let mut parts = Vec::new();
     for step in &mv.steps {
