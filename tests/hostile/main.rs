@@ -125,5 +125,6 @@ fn game(extra: &str) -> String {
 }
 
 mod files;
+mod fuzz;
 mod resources;
 mod text;

@@ -127,3 +127,49 @@ fn a_megabyte_on_one_line_is_reported_briefly() {
         &json.stdout[json.stdout.len().saturating_sub(2000)..]
     );
 }
+
+/// Issue 28 item 4: a long game (two pieces running round rings of 997 and 991
+/// squares never repeat a position) plays, saves and replays in linear time and
+/// bounded memory: no state per turn is kept when nobody can take moves back, and
+/// history is dropped without recursion.
+#[test]
+fn long_games_play_and_replay_in_linear_time() {
+    let ring = |prefix: &str, n: usize, x0: usize| -> (String, String) {
+        let positions = (0..n)
+            .map(|i| format!("({prefix}{i} {} 0 {} 1) ", x0 + i, x0 + i + 1))
+            .collect();
+        let links = (0..n)
+            .map(|i| format!("({prefix}{i} {prefix}{}) ", (i + 1) % n))
+            .collect();
+        (positions, links)
+    };
+    let (white_positions, white_links) = ring("w", 997, 0);
+    let (black_positions, black_links) = ring("b", 991, 2000);
+    let text = format!(
+        "(game (title \"Rings\") (players White Black) (turn-order White Black)\n\
+         (board (positions {white_positions}{black_positions})\n\
+         (links next {white_links}{black_links}))\n\
+         (piece (name Runner) (moves (next add)))\n\
+         (board-setup (White (Runner w0)) (Black (Runner b0))))\n"
+    );
+    let dir = folder(&[("rings.zrf", &text)]);
+    let turns = "80000";
+    let args = [
+        "play",
+        "rings.zrf",
+        "--engine",
+        "random",
+        "--max-turns",
+        turns,
+    ];
+    let played = zrfc(dir.path(), &[&args[..], &["--save", "rings.zsg"]].concat());
+    assert_eq!(played.code, Some(0), "{}", played.stderr_head());
+    assert!(played.stdout.contains("saved 80000 records to rings.zsg"));
+    let replayed = zrfc(dir.path(), &["replay", "rings.zsg", "--rules", "rings.zrf"]);
+    assert_eq!(replayed.code, Some(0), "{}", replayed.stderr_head());
+    assert!(
+        replayed.stdout.contains("80000/80000 records replayed"),
+        "{}",
+        replayed.stdout
+    );
+}

@@ -69,8 +69,11 @@ pub fn play_game<'g, T: Templates>(
     let mut ai = Ai::for_engine_on_threads(engine, make_engine, seats.settings);
     let mut state = engine.start();
     let mut records: Vec<String> = Vec::new();
-    // Before each move played: the position, the records so far, the move's index.
-    let mut played: Vec<(State, usize, usize)> = Vec::new();
+    // Before each move played: the position (kept only when someone may take moves
+    // back: the computer alone may play hundreds of thousands of turns), the records
+    // so far, the move's index.
+    let undo_possible = seats.humans.contains(&true);
+    let mut played: Vec<(Option<State>, usize, usize)> = Vec::new();
     let mut taken_back: Vec<usize> = Vec::new();
     let (outcome, ending) = loop {
         let moves = engine.legal_moves(&state);
@@ -100,7 +103,7 @@ pub fn play_game<'g, T: Templates>(
                     }
                     // Back to this person's previous turn (past the computer's replies).
                     let mut undone = 0;
-                    while let Some((before, count, index)) = played.pop() {
+                    while let Some((Some(before), count, index)) = played.pop() {
                         state = before;
                         records.truncate(count);
                         taken_back.push(index);
@@ -169,7 +172,8 @@ pub fn play_game<'g, T: Templates>(
             records.push(record);
         }
         let next = engine.play(&state, mv);
-        played.push((std::mem::replace(&mut state, next), count, chosen));
+        let before = std::mem::replace(&mut state, next);
+        played.push((undo_possible.then_some(before), count, chosen));
     };
     PlayedGame {
         records,
