@@ -13,7 +13,7 @@ use proptest::test_runner::{Config, TestRunner};
 use zrf::frontend::{self, FrontEndOptions};
 use zrf::source::SourceMap;
 use zrf::syntax::MemoryLoader;
-use zrf_runtime::{Game as _, SplitMix64};
+use zrf_runtime::SplitMix64;
 
 /// The seeds: the samples, and the corpus's `.zrf` files when it is there.
 fn seeds() -> Vec<Vec<u8>> {
