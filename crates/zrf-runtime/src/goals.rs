@@ -6,9 +6,10 @@
 //! the goals about having no move): a setup that already meets a goal does not end the
 //! game before it starts.
 
-use crate::engine::{Engine, Move, Outcome, Templates};
+use crate::engine::{Engine, Outcome, Templates};
 use crate::state::State;
 use crate::tables::{GoalCond, GoalKind, PieceRef, Place, Tables, NO_POS};
+use crate::turn::Move;
 use crate::{PlayerIx, Pos};
 
 pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) -> Option<Outcome> {

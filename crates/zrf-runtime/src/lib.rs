@@ -20,6 +20,8 @@
 //!
 //! This crate does not depend on the compiler.
 
+#![deny(missing_docs)]
+
 mod engine;
 mod goals;
 mod notation;
@@ -30,20 +32,22 @@ mod state;
 mod tables;
 #[cfg(test)]
 mod tests;
+mod turn;
 
-pub use engine::{AttackGuard, Engine, Game, Gen, Move, MoveTraits, Outcome, Templates};
+pub use engine::{AttackGuard, Engine, Game, Gen, MoveTraits, Outcome, Templates};
 pub use notation::{notation, printable, reorders_text, saved_game, step_notation, turn_records};
 pub use random::{mix, Fnv1a, SplitMix64, Zobrist};
 pub use reach::{Reach, ReachToward};
 pub use run::{
     move_list_cut_short, Fail, Footprint, Loc, MayNote, NeverNote, NoteReads, Run, RunCore,
-    StepResult, Steps, MAX_LIST_MOVES, MAX_LIST_WORK,
+    StepResult, Steps, MAX_LIST_MOVES, MAX_LIST_WORK, MAX_LOOP,
 };
 pub use state::{Change, Changes, Piece, Snapshot, State, Step};
 pub use tables::{
     Derived, Filter, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place,
     Player, Setup, Tables, Turn, NO_POS,
 };
+pub use turn::{Move, TurnSteps};
 
 /// A board position: an index into [`Tables::positions`].
 pub type Pos = u32;

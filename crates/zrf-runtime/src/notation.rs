@@ -1,9 +1,9 @@
 //! Moves written as Zillions writes them in saved games: `Pawn e2 - e4`,
 //! `Checker a3 x c5 x b4`, `White Man a1`, `= King`, `Pass`.
 
-use crate::engine::Move;
 use crate::state::{capture_is_void, Change, State, Step};
 use crate::tables::Tables;
+use crate::turn::Move;
 
 /// One turn in saved-game notation, its steps separated by `;` when it has several
 /// (a saved game writes each part of a partial move on its own record).

@@ -6,10 +6,12 @@
 pub struct SplitMix64(u64);
 
 impl SplitMix64 {
+    /// A generator starting from `seed`.
     pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
+    /// The next number, uniform over all of `u64`.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         mix(self.0)
@@ -109,16 +111,19 @@ impl Default for Fnv1a {
 }
 
 impl Fnv1a {
+    /// A digest of nothing yet.
     pub fn new() -> Fnv1a {
         Fnv1a::default()
     }
 
+    /// Adds `bytes` to the digest.
     pub fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
     }
 
+    /// The digest of everything written.
     pub fn finish(self) -> u64 {
         self.0
     }

@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use smallvec::SmallVec;
 
-use crate::engine::Move;
 use crate::state::{Change, Changes, Piece, State, Step};
 use crate::tables::{Tables, Turn, NO_POS};
+use crate::turn::Move;
 use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
 
 /// The template failed (a `verify`, a step off the board, `back` with no mark, ...):
@@ -24,13 +24,17 @@ use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fail;
 
+/// What a navigation or an effect returns: `Err` fails the template run.
 pub type StepResult = Result<(), Fail>;
 
 /// Where a predicate looks or an effect applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loc {
+    /// The current position.
     Here,
+    /// A named position.
     Pos(Pos),
+    /// The position one step from the current one in a direction.
     Dir(Dir),
     /// `(opposite dir)`.
     Opposite(Dir),
@@ -152,16 +156,19 @@ impl Footprint {
     /// board): no change is known to leave them alone.
     pub const EVERYTHING: Footprint = Footprint([u64::MAX; 2]);
 
+    /// Adds a square.
     #[inline]
     pub fn note(&mut self, pos: Pos) {
         self.0[(pos as usize >> 6) & 1] |= 1 << (pos & 63);
     }
 
+    /// Whether a square is in the footprint (squares are kept modulo 128: a larger board only makes it answer yes more often).
     #[inline]
     pub fn contains(&self, pos: Pos) -> bool {
         self.0[(pos as usize >> 6) & 1] >> (pos & 63) & 1 == 1
     }
 
+    /// The squares of both.
     pub fn union(self, other: Footprint) -> Footprint {
         Footprint([self.0[0] | other.0[0], self.0[1] | other.0[1]])
     }
@@ -313,6 +320,7 @@ impl Steps {
         self.moves.iter().flat_map(|m| &m.steps)
     }
 
+    /// Whether no step was kept.
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }
@@ -371,6 +379,7 @@ pub(crate) fn hit_square(change: &Change) -> Option<Pos> {
 /// ([`Steps::noting_reads`]). Only the `checkmated` filter asks, so an engine of a game
 /// without it says [`NeverNote`], and its compiled templates test nothing at each look.
 pub trait NoteReads {
+    /// Whether runs may have to note what they look at.
     const MAY_NOTE: bool;
 }
 
@@ -444,6 +453,7 @@ impl<'a, N: NoteReads> DerefMut for Run<'a, N> {
 /// All of a run but its choice of noting: navigation, effects and `add` do not depend on
 /// it, so every game compiles them alike.
 pub struct RunCore<'a> {
+    /// The static description of the game.
     pub tables: &'a Tables,
     /// The moving player's view of each direction (`symmetry`).
     symmetry: &'a [Dir],
@@ -459,6 +469,7 @@ pub struct RunCore<'a> {
     pub(crate) state: &'a State,
     /// The squares of `state`, held here: every look reads them.
     board: &'a [Option<Piece>],
+    /// The turn being generated: who moves, as whom, with which move type.
     pub turn: Turn,
     /// The current position: always a square of the board while a template runs
     /// (steps off the board fail instead of moving there).
@@ -676,35 +687,41 @@ impl<'a, N: NoteReads> Run<'a, N> {
 
     // Predicates on the pieces: the board as it was before the move.
 
+    /// `empty?`: the square is on the board and holds no piece.
     #[inline]
     pub fn empty(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
         pos != NO_POS && self.look(pos).is_none()
     }
 
+    /// `friend?`: a piece of the mover's.
     #[inline]
     pub fn friend(&self, loc: Loc) -> bool {
         self.look(self.resolve(loc))
             .is_some_and(|p| p.owner == self.mover())
     }
 
+    /// `enemy?`: a piece of another player who takes turns.
     #[inline]
     pub fn enemy(&self, loc: Loc) -> bool {
         self.look(self.resolve(loc))
             .is_some_and(|p| self.is_enemy(p))
     }
 
+    /// `neutral?`: a piece of a player who takes no turns.
     #[inline]
     pub fn neutral(&self, loc: Loc) -> bool {
         self.look(self.resolve(loc))
             .is_some_and(|p| !self.is_active(p.owner))
     }
 
+    /// `(piece? TYPE)`: a piece of that type, whoever owns it.
     #[inline]
     pub fn piece(&self, kind: Kind, loc: Loc) -> bool {
         self.look(self.resolve(loc)).is_some_and(|p| p.kind == kind)
     }
 
+    /// `ATTRIBUTE`: the piece there has that attribute set.
     #[inline]
     pub fn attribute(&self, attribute: u8, loc: Loc) -> bool {
         self.look(self.resolve(loc))
@@ -849,23 +866,27 @@ impl<'a> RunCore<'a> {
 
     // Navigation.
 
+    /// A direction: moves the current position one step that way (in the mover's view of directions); fails off the board.
     #[inline]
     pub fn step(&mut self, dir: Dir) -> StepResult {
         self.pos = self.must(Loc::Dir(dir))?;
         Ok(())
     }
 
+    /// `(opposite DIR)`: one step the other way; fails off the board.
     #[inline]
     pub fn step_opposite(&mut self, dir: Dir) -> StepResult {
         self.pos = self.must(Loc::Opposite(dir))?;
         Ok(())
     }
 
+    /// A position name: the current position becomes that square.
     #[inline]
     pub fn jump(&mut self, pos: Pos) {
         self.pos = pos;
     }
 
+    /// `mark`: remembers the current position.
     #[inline]
     pub fn mark(&mut self) {
         self.leftovers = true;
@@ -879,35 +900,41 @@ impl<'a> RunCore<'a> {
         Ok(())
     }
 
+    /// `back`: returns to the marked position; fails when none is marked.
     #[inline]
     pub fn back(&mut self) -> StepResult {
         self.pos = self.mark.ok_or(Fail)?;
         Ok(())
     }
 
+    /// `(go from)`: to where the moving piece was taken from.
     #[inline]
     pub fn go_from(&mut self) -> StepResult {
         self.pos = self.from.ok_or(Fail)?;
         Ok(())
     }
 
+    /// `(go to)`: to where `to` last set the destination.
     #[inline]
     pub fn go_to(&mut self) -> StepResult {
         self.pos = self.to.ok_or(Fail)?;
         Ok(())
     }
 
+    /// `(go mark)`: to the marked position.
     #[inline]
     pub fn go_mark(&mut self) -> StepResult {
         self.back()
     }
 
+    /// `(go last-from)`: to where the last move started.
     #[inline]
     pub fn go_last_from(&mut self) -> StepResult {
         self.pos = self.last_move().last_from.ok_or(Fail)?;
         Ok(())
     }
 
+    /// `(go last-to)`: to where the last move ended.
     #[inline]
     pub fn go_last_to(&mut self) -> StepResult {
         self.pos = self.last_move().last_to.ok_or(Fail)?;
@@ -916,6 +943,7 @@ impl<'a> RunCore<'a> {
 
     // Predicates: the board as it was before the move (those on its pieces are [`Run`]'s).
 
+    /// `(in-zone? ZONE)`: the square is in the zone as the mover's side defines it.
     #[inline]
     pub fn in_zone(&self, zone: u16, loc: Loc) -> bool {
         let pos = self.resolve(loc);
@@ -923,11 +951,13 @@ impl<'a> RunCore<'a> {
         pos != NO_POS && self.zones.get(at).is_some_and(|w| w >> (pos % 64) & 1 == 1)
     }
 
+    /// `(on-board? DIR)`: the square exists.
     #[inline]
     pub fn on_board(&self, loc: Loc) -> bool {
         self.resolve(loc) != NO_POS
     }
 
+    /// `(flag? NAME)`: the template flag is set in this run.
     #[inline]
     pub fn flag(&self, flag: usize) -> bool {
         match flag {
@@ -936,6 +966,7 @@ impl<'a> RunCore<'a> {
         }
     }
 
+    /// `(position-flag? NAME)`: the flag is set on that square in this run.
     #[inline]
     pub fn position_flag(&self, flag: usize, loc: Loc) -> bool {
         let pos = self.resolve(loc);
@@ -948,12 +979,14 @@ impl<'a> RunCore<'a> {
                 .unwrap_or(false)
     }
 
+    /// `last-from?`: the square is where the last move started.
     #[inline]
     pub fn last_from(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
         pos != NO_POS && self.last_move().last_from == Some(pos)
     }
 
+    /// `last-to?`: the square is where the last move ended.
     #[inline]
     pub fn last_to(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
@@ -966,12 +999,14 @@ impl<'a> RunCore<'a> {
         self.resolve(loc) == pos
     }
 
+    /// `marked?`: the square is the marked one.
     #[inline]
     pub fn marked(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
         pos != NO_POS && self.mark == Some(pos)
     }
 
+    /// `adjacent-to-enemy?`: an enemy piece stands one step away in some direction.
     #[inline]
     pub fn adjacent_to_enemy(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
@@ -982,6 +1017,7 @@ impl<'a> RunCore<'a> {
             })
     }
 
+    /// `goal-position?`: the square is named by one of the mover's `absolute-config` goals.
     #[inline]
     pub fn goal_position(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
@@ -1007,6 +1043,7 @@ impl<'a> RunCore<'a> {
         self.pending.push(change);
     }
 
+    /// `capture`: removes the piece there when the move is made (nothing off the board).
     #[inline]
     pub fn capture(&mut self, loc: Loc) -> StepResult {
         if let Some(pos) = self.effect_square(loc) {
@@ -1032,6 +1069,7 @@ impl<'a> RunCore<'a> {
         Ok(())
     }
 
+    /// `(change-type TYPE)`: the piece there becomes that type when the move is made.
     #[inline]
     pub fn change_type(&mut self, kind: Kind, loc: Loc) -> StepResult {
         if let Some(pos) = self.effect_square(loc) {
@@ -1040,6 +1078,7 @@ impl<'a> RunCore<'a> {
         Ok(())
     }
 
+    /// `change-owner`: the piece there becomes the mover's when the move is made.
     #[inline]
     pub fn change_owner(&mut self, loc: Loc) -> StepResult {
         if let Some(pos) = self.effect_square(loc) {
@@ -1049,6 +1088,7 @@ impl<'a> RunCore<'a> {
         Ok(())
     }
 
+    /// `flip`: the piece there goes to the next player who takes turns.
     #[inline]
     pub fn flip(&mut self, loc: Loc) -> StepResult {
         if let Some(pos) = self.effect_square(loc) {

@@ -11,7 +11,9 @@ use crate::{Kind, MoveType, PlayerIx, Pos};
 /// A piece on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// Its type.
     pub kind: Kind,
+    /// The player it belongs to.
     pub owner: PlayerIx,
     /// Bit `a` set: attribute `a` is true.
     pub attributes: u32,
@@ -24,41 +26,63 @@ pub struct Piece {
 pub enum Change {
     /// Move the piece on `from` to `to` (whatever stands on `to` is removed).
     Move {
+        /// Where the piece stands.
         from: Pos,
+        /// Where it goes.
         to: Pos,
     },
     /// Put a new piece down as a movement (a drop, or `add-copy`).
     Place {
+        /// Where it is put.
         pos: Pos,
+        /// The piece.
         piece: Piece,
     },
+    /// Remove the piece there.
     Capture {
+        /// The square.
         pos: Pos,
     },
+    /// Put a new piece there, replacing what stands there.
     Create {
+        /// The square.
         pos: Pos,
+        /// The new piece.
         piece: Piece,
     },
+    /// Give the piece there another type.
     ChangeType {
+        /// The square.
         pos: Pos,
+        /// Its new type.
         kind: Kind,
     },
+    /// Give the piece there to a player.
     ChangeOwner {
+        /// The square.
         pos: Pos,
+        /// Its new owner.
         owner: PlayerIx,
     },
     /// Give the piece to the other player (the next one in `players` order).
     Flip {
+        /// The square.
         pos: Pos,
     },
+    /// Set or clear an attribute of the piece there.
     SetAttribute {
+        /// The square.
         pos: Pos,
+        /// The attribute, by number.
         attribute: u8,
+        /// Its new value.
         value: bool,
     },
     /// Take a piece of this kind from the player's off-board stock (a drop).
     TakeStock {
+        /// Whose stock.
         player: PlayerIx,
+        /// The type taken.
         kind: Kind,
     },
 }
@@ -89,6 +113,7 @@ pub struct Step {
     pub from: Option<Pos>,
     /// Where it arrived.
     pub to: Pos,
+    /// What the step does, in the order the template recorded it.
     pub changes: Changes,
     /// The move type of the template that produced the step.
     pub move_type: Option<MoveType>,
@@ -253,7 +278,9 @@ pub struct State {
     pub stock: Rc<[u32]>,
     /// Turns played so far (index into the turn order, cycling after `repeat`).
     pub turn: u32,
+    /// Where the last turn started (`last-from?`, en passant).
     pub last_from: Option<Pos>,
+    /// Where the last turn ended (`last-to?`).
     pub last_to: Option<Pos>,
     /// Pieces captured by the last move (for `captured` goals).
     pub last_captured: SmallVec<[Piece; 4]>,
@@ -582,6 +609,7 @@ impl State {
         self.occupied.get(start..start + words).unwrap_or(&[])
     }
 
+    /// The piece on a square, if any.
     #[inline]
     pub fn at(&self, pos: Pos) -> Option<Piece> {
         if pos == NO_POS {
@@ -590,6 +618,7 @@ impl State {
         self.board.get(pos as usize).copied().flatten()
     }
 
+    /// How many pieces of `kind` `player` has off the board.
     #[inline]
     pub fn stock(&self, tables: &Tables, player: PlayerIx, kind: Kind) -> u32 {
         self.stock[player as usize * tables.kinds() + kind as usize]

@@ -10,17 +10,23 @@ use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
 /// No position (off the board, or no link).
 pub const NO_POS: Pos = Pos::MAX;
 
+/// A player of the game, in `players` order.
 #[derive(Clone, Debug)]
 pub struct Player {
+    /// Its name in the rules.
     pub name: String,
     /// Moves are chosen uniformly at random (names starting with `?`).
     pub random: bool,
 }
 
+/// One entry of the turn order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turn {
+    /// The player whose turn it is.
     pub player: PlayerIx,
+    /// Whose pieces it moves (another player's with `(P1 P2)` entries).
     pub move_as: PlayerIx,
+    /// The only move type allowed this turn, if the entry names one.
     pub move_type: Option<MoveType>,
 }
 
@@ -35,8 +41,10 @@ impl Turn {
     }
 }
 
+/// A piece type.
 #[derive(Clone, Debug)]
 pub struct PieceInfo {
+    /// Its name in the rules.
     pub name: String,
     /// Bit `a` set: attribute `a` starts true.
     pub default_attributes: u32,
@@ -46,27 +54,40 @@ pub struct PieceInfo {
     pub about: Vec<(String, String)>,
 }
 
+/// Pieces of one type and owner placed at the start.
 #[derive(Clone, Debug)]
 pub struct Setup {
+    /// Their owner.
     pub player: PlayerIx,
+    /// Their type.
     pub kind: Kind,
+    /// The squares they stand on.
     pub positions: Vec<Pos>,
+    /// How many more wait off the board (for drops).
     pub off_board: u32,
 }
 
+/// What a goal decides when its condition holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GoalKind {
+    /// Its players win.
     Win,
+    /// Its players lose.
     Loss,
+    /// The game is drawn.
     Draw,
+    /// `count-condition`: the player with the most pieces wins.
     Count,
 }
 
+/// Which pieces a goal condition counts or looks for, relative to the goal's player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PieceRef {
     /// A piece of that type of the goal's player.
     Own(Kind),
+    /// A piece of that type of another player.
     Opponent(Kind),
+    /// A piece of that type of anyone.
     AnyOwner(Kind),
     /// `(not TYPE)`: anything but a piece of that type of the goal's player.
     NotOwn(Kind),
@@ -101,36 +122,59 @@ impl PieceRef {
     }
 }
 
+/// Where an `absolute-config` goal looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
+    /// One square.
     Position(Pos),
+    /// Every square of a zone, as the goal's player defines it.
     Zone(u16),
 }
 
+/// The condition of a goal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GoalCond {
+    /// `pieces-remaining`: the goal's player has exactly this many pieces (of a type).
     PiecesRemaining {
+        /// How many.
         count: u32,
+        /// Of this type only (`None`: all).
         kind: Option<Kind>,
     },
+    /// `total-piece-count`: all players together have exactly this many pieces.
     TotalPieceCount {
+        /// How many.
         count: u32,
+        /// Of this type only (`None`: all).
         kind: Option<Kind>,
     },
+    /// `stalemated`: the player to move has no legal move.
     Stalemated,
+    /// `repetition`: the position has occurred three times.
     Repetition,
+    /// `absolute-config`: one of the pieces stands on one of the places.
     AbsoluteConfig {
+        /// The pieces looked for.
         pieces: Vec<PieceRef>,
+        /// The places looked at.
         places: Vec<Place>,
     },
+    /// `relative-config`: a line of pieces, each one step from the last.
     RelativeConfig {
+        /// The piece the line starts with.
         first: PieceRef,
+        /// Each step of the line and the piece found there.
         steps: Vec<(Dir, PieceRef)>,
     },
+    /// `checkmated`: the player to move cannot avoid leaving one of these types capturable.
     Checkmated(Vec<Kind>),
+    /// `captured`: the last turn captured a piece of one of these types.
     Captured(Vec<Kind>),
+    /// All of these.
     And(Vec<GoalCond>),
+    /// Any of these.
     Or(Vec<GoalCond>),
+    /// Not this.
     Not(Box<GoalCond>),
 }
 
@@ -149,25 +193,37 @@ impl GoalCond {
     }
 }
 
+/// A goal: `win-condition`, `loss-condition`, `draw-condition` or `count-condition`.
 #[derive(Clone, Debug)]
 pub struct Goal {
+    /// What it decides.
     pub kind: GoalKind,
+    /// The players it is for.
     pub players: Vec<PlayerIx>,
+    /// When it holds.
     pub condition: GoalCond,
 }
 
+/// The `pass turn` option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum PassTurn {
+    /// No passing (`false`).
     #[default]
     Never,
+    /// A player may always pass (`true`).
     Always,
+    /// A player passes only without a legal move (`forced`).
     Forced,
 }
 
+/// The options of the rules that change how turns are made.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options {
+    /// `pass turn`.
     pub pass_turn: PassTurn,
+    /// `pass partial`: a chain of partial moves may stop before it must.
     pub pass_partial: bool,
+    /// `recycle captures`: captured pieces go to their owner's stock off the board.
     pub recycle_captures: bool,
     /// `maximal captures`: keep only the turns capturing the most pieces.
     pub maximal_captures: bool,
@@ -193,6 +249,7 @@ impl Filter {
         Filter(move_type.map_or(Filter::UNTYPED, u32::from))
     }
 
+    /// Whether a template of this move type (`None`: untyped) may run.
     #[inline]
     pub fn allows(self, template_type: Option<MoveType>) -> bool {
         self == Filter::ANY || self == Filter::only(template_type)
@@ -202,35 +259,52 @@ impl Filter {
 /// Everything static about a game.
 #[derive(Clone, Debug)]
 pub struct Tables {
+    /// The title of the game or variant.
     pub title: String,
     /// What the rules say of the game for players, as Zillions' "About this game" showed
     /// it: `description`, `history` and `strategy`, those given, in that order.
     pub about: Vec<(String, String)>,
+    /// The names of the board's positions, by number.
     pub positions: Vec<String>,
     /// Where each position is drawn, `[left, top, right, bottom]` in the pixels of the
     /// rules' board image; `None` for positions not drawn (dummies) or given no
     /// rectangle.
     pub rects: Vec<Option<[i32; 4]>>,
+    /// The names of the directions, by number.
     pub directions: Vec<String>,
     /// `links[pos * directions + dir]`, or [`NO_POS`].
     pub links: Vec<Pos>,
     /// `zones[zone][player]`: membership bitset over positions.
     pub zones: Vec<Vec<Vec<u64>>>,
+    /// The names of the zones, by number.
     pub zone_names: Vec<String>,
     /// `symmetry[player][dir]`: the direction a player actually moves in.
     pub symmetry: Vec<Vec<Dir>>,
+    /// Per direction, its opposite (`opposite`), if the board has one.
     pub opposite: Vec<Option<Dir>>,
+    /// The players, in `players` order.
     pub players: Vec<Player>,
+    /// The turn order.
     pub turns: Vec<Turn>,
+    /// Where the turn order starts again after its end (`repeat`).
     pub repeat_from: usize,
+    /// The piece types, by number.
     pub pieces: Vec<PieceInfo>,
+    /// The names of the attributes, by number.
     pub attributes: Vec<String>,
+    /// The names of the move types, by number.
     pub move_types: Vec<String>,
+    /// How many template flags the rules name.
     pub flags: usize,
+    /// How many position flags the rules name.
     pub position_flags: usize,
+    /// The board setup.
     pub setup: Vec<Setup>,
+    /// The goals, in file order (the first that holds decides).
     pub goals: Vec<Goal>,
+    /// `move-priorities`: the move types, most urgent first.
     pub priorities: Vec<MoveType>,
+    /// The options.
     pub options: Options,
     /// Per player and piece type: pieces that may not be left capturable
     /// (`checkmated` goals).
@@ -369,6 +443,7 @@ pub(crate) fn is_active_in(active: &[u64; 4], player: PlayerIx) -> bool {
 }
 
 impl Tables {
+    /// The position one step from `pos` in `dir`, or [`NO_POS`].
     #[inline]
     pub fn link(&self, pos: Pos, dir: Dir) -> Pos {
         if pos == NO_POS {
@@ -377,6 +452,7 @@ impl Tables {
         self.links[pos as usize * self.directions.len() + dir as usize]
     }
 
+    /// Whether `pos` is in `zone` as `player` defines it.
     #[inline]
     pub fn in_zone(&self, zone: u16, player: PlayerIx, pos: Pos) -> bool {
         let Some(bits) = self
@@ -496,6 +572,7 @@ impl Tables {
         self.lookups().views.get(player as usize).unwrap_or(&NONE)
     }
 
+    /// How many piece types there are.
     #[inline]
     pub fn kinds(&self) -> usize {
         self.pieces.len()
