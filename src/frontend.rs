@@ -1,6 +1,6 @@
-//! The front end as one call: every stage built so far, run in order on one root file.
-//! The CLI, the tests and (later) the build.rs API all go through [`run`], so they all
-//! report the same diagnostics.
+//! The front end as one call: reading, macro expansion and checking, run in order on one
+//! root file. The CLI, the tests and the build.rs API all go through [`run`], so they
+//! all report the same diagnostics.
 
 use std::path::Path;
 

@@ -1,15 +1,21 @@
 //! zrf: a compiler from Zillions of Games rule files (`.zrf`) to native game engines.
 //!
 //! The compiler is a pipeline of stages, each a module with one public entry point and
-//! its own error type:
+//! its own error type; data flows one way:
 //!
-//! 1. [`syntax`]: bytes to trees of lists, atoms and strings, with spans; includes resolved.
+//! 1. [`syntax`]: bytes to trees of lists, atoms and strings, with spans; includes
+//!    resolved (within the rules' folders).
 //! 2. [`expand`]: macros expanded, includes spliced, one [`expand::GameSpec`] per game and
 //!    variant with inherited sections merged.
+//! 3. [`check`]: names resolved, forms checked, each game lowered to the typed [`ir`].
+//! 4. [`interp`] runs a lowered game on the `zrf-runtime` crate (the reference
+//!    interpreter); [`codegen`] prints it as Rust on the same runtime.
 //!
-//! [`frontend::run`] runs the stages built so far in order. Later stages (checking into a typed IR, interpretation and code generation) build on
-//! the expanded games. Problems are reported as [`diag::Diagnostic`] values
-//! and rendered in one place, [`diag`]; positions come from the [`source::SourceMap`].
+//! [`frontend::run`] runs stages 1 to 3 in order; [`build`] is the build.rs API and
+//! writes the packages of `zrfc build`; [`zsg`] reads, writes and replays Zillions' saved
+//! games. Problems are [`diag::Diagnostic`] values, rendered in one place, [`diag`];
+//! positions come from the [`source::SourceMap`]. The `zrfc` command line is [`cli`],
+//! behind the default `cli` feature.
 
 pub mod build;
 pub mod check;

@@ -5,7 +5,7 @@
 //! decide where the text goes.
 //!
 //! Output is deterministic (same input, same bytes), every ZRF name passes through one
-//! sanitiser ([`names`]) and every ZRF string is emitted as an escaped literal, so no rules
+//! sanitiser ([`sanitise`]) and every ZRF string is emitted as an escaped literal, so no rules
 //! file can inject code.
 
 mod emit_tables;

@@ -1,5 +1,5 @@
 //! Stage 4a: the reference interpreter. It turns an [`ir::Game`] into the runtime's
-//! [`Tables`] and runs its templates by walking the IR, driving the runtime's [`Run`]:
+//! [`zrf_runtime::Tables`] and runs its templates by walking the IR, driving the runtime's [`zrf_runtime::Run`]:
 //! every rule primitive is the runtime's, shared with generated code.
 
 use zrf_runtime::{
