@@ -153,7 +153,7 @@ fn long_games_play_and_replay_in_linear_time() {
          (board-setup (White (Runner w0)) (Black (Runner b0))))\n"
     );
     let dir = folder(&[("rings.zrf", &text)]);
-    let turns = "80000";
+    let turns = "50000";
     let args = [
         "play",
         "rings.zrf",
@@ -164,11 +164,11 @@ fn long_games_play_and_replay_in_linear_time() {
     ];
     let played = zrfc(dir.path(), &[&args[..], &["--save", "rings.zsg"]].concat());
     assert_eq!(played.code, Some(0), "{}", played.stderr_head());
-    assert!(played.stdout.contains("saved 80000 records to rings.zsg"));
+    assert!(played.stdout.contains("saved 50000 records to rings.zsg"));
     let replayed = zrfc(dir.path(), &["replay", "rings.zsg", "--rules", "rings.zrf"]);
     assert_eq!(replayed.code, Some(0), "{}", replayed.stderr_head());
     assert!(
-        replayed.stdout.contains("80000/80000 records replayed"),
+        replayed.stdout.contains("50000/50000 records replayed"),
         "{}",
         replayed.stdout
     );

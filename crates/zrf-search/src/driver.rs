@@ -213,12 +213,59 @@ serve options:
   --address ADDRESS    the address to listen on (default 127.0.0.1: this machine)
 ";
 
+/// One game of a compiled package of several, as its `main` lists them for
+/// [`run_variants`].
+#[cfg(feature = "web")]
+pub struct Packaged {
+    /// The game's title.
+    pub title: &'static str,
+    /// Its command line: [`run_engine`] with its engine.
+    pub run: fn(Vec<String>) -> ExitCode,
+    /// Its page for `serve` ([`crate::web::table`] with its engine).
+    pub page: fn(&str) -> Box<dyn crate::web::Table>,
+}
+
+/// The command line of a compiled package of several games: `--variant TITLE`
+/// (anywhere, matched ignoring case; the first game by default) chooses the game the
+/// command runs on, and `serve` offers them all in the page's menu.
+#[cfg(feature = "web")]
+pub fn run_variants(games: &[Packaged], rules_file: &str, mut args: Vec<String>) -> ExitCode {
+    let variant = match args.iter().position(|a| a == "--variant") {
+        Some(at) if at + 1 < args.len() => {
+            args.remove(at);
+            Some(args.remove(at))
+        }
+        _ => None,
+    };
+    if args.first().is_some_and(|command| command == "serve") {
+        let pages: Vec<crate::web::Variant> = games.iter().map(|g| (g.title, g.page)).collect();
+        return serve_variants(&pages, variant.as_deref(), rules_file, args.split_off(1));
+    }
+    let chosen = match variant.as_deref() {
+        None => games.first(),
+        Some(title) => games.iter().find(|g| g.title.eq_ignore_ascii_case(title)),
+    };
+    match chosen {
+        Some(game) => (game.run)(args),
+        None => {
+            eprintln!(
+                "error: no variant {:?}; the variants are:",
+                variant.unwrap_or_default()
+            );
+            for game in games {
+                eprintln!("  {}", zrf_runtime::printable(game.title));
+            }
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// The `serve` command of a compiled package with several games: `variants` are its
 /// games for the page's menu, `variant` the one asked for with `--variant` (the first
 /// when absent), `args` what follows `serve`. (A package of one game serves it from
 /// [`run_engine`].)
 #[cfg(feature = "web")]
-pub fn serve_variants(
+fn serve_variants(
     variants: &[crate::web::Variant],
     variant: Option<&str>,
     rules_file: &str,
