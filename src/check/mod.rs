@@ -97,6 +97,9 @@ impl<'a> Checker<'a> {
             });
         }
         let failed = lower.errors.iter().any(CheckError::is_error);
+        // Folded once here: the interpreter and the code generator see the same program.
+        let mut game = game;
+        ir::fold::fold_game(&mut game);
         Checked {
             game: if failed { None } else { Some(game) },
             errors: lower.errors,

@@ -1,6 +1,7 @@
 //! Move and drop templates as straight-line Rust: each template body becomes a method of
 //! the game's `Rules` calling the runtime's [`zrf_runtime::Run`] primitives (the ones the
-//! interpreter calls), with constant conditions folded and unreachable code left out.
+//! interpreter calls). The templates come folded ([`crate::ir::fold`]); the known
+//! conditions left (a `verify` that always fails, a loop that never ends) print as such.
 
 use crate::ir::{self, AddKind, Block, Cond, Dir, GoTarget, Stmt};
 
@@ -36,49 +37,39 @@ impl Emitter<'_> {
                 w.line(format!("run.step_opposite(dir::{})?;", names.dir(*d)))
             }
             Stmt::Jump(p) => w.line(format!("run.jump(pos::{});", names.pos(*p))),
-            Stmt::Verify(c) => match fold(c) {
-                Cond::Const(true) => {}
+            Stmt::Verify(c) => match c {
                 Cond::Const(false) => {
                     w.line("return Err(Fail);");
                     return true;
                 }
-                c => w.block(format!("if {}", self.negated(&c)), |w| {
+                c => w.block(format!("if {}", self.negated(c)), |w| {
                     w.line("return Err(Fail);")
                 }),
             },
-            Stmt::If(c, then, other) => match fold(c) {
-                Cond::Const(true) => return self.block(w, then),
-                Cond::Const(false) => return self.block(w, other),
-                c => {
-                    w.line(format!("if {} {{", self.expr(&c).0));
-                    let mut diverges = self.indented(w, |e, w| e.block(w, then));
-                    let mut other = other;
-                    // An else branch that is one more test continues as `else if`, so
-                    // that long chains (a stacking game tests dozens of piece types)
-                    // stay flat instead of nesting ever deeper.
-                    while let [Stmt::If(next, then, rest)] = other.as_slice() {
-                        let next = fold(next);
-                        if matches!(next, Cond::Const(_)) {
-                            break;
-                        }
-                        w.line(format!("}} else if {} {{", self.expr(&next).0));
-                        diverges &= self.indented(w, |e, w| e.block(w, then));
-                        other = rest;
-                    }
-                    if other.is_empty() {
-                        w.line("}");
-                        return false;
-                    }
-                    w.line("} else {");
-                    diverges &= self.indented(w, |e, w| e.block(w, other));
-                    w.line("}");
-                    return diverges;
+            Stmt::If(c, then, other) => {
+                w.line(format!("if {} {{", self.expr(c).0));
+                let mut diverges = self.indented(w, |e, w| e.block(w, then));
+                let mut other = other;
+                // An else branch that is one more test continues as `else if`, so that
+                // long chains (a stacking game tests dozens of piece types) stay flat
+                // instead of nesting ever deeper.
+                while let [Stmt::If(next, then, rest)] = other.as_slice() {
+                    w.line(format!("}} else if {} {{", self.expr(next).0));
+                    diverges &= self.indented(w, |e, w| e.block(w, then));
+                    other = rest;
                 }
-            },
+                if other.is_empty() {
+                    w.line("}");
+                    return false;
+                }
+                w.line("} else {");
+                diverges &= self.indented(w, |e, w| e.block(w, other));
+                w.line("}");
+                return diverges;
+            }
             Stmt::While(c, body) => {
                 let counter = self.counter();
-                match fold(c) {
-                    Cond::Const(false) => {}
+                match c {
                     Cond::Const(true) => {
                         w.line(format!("let mut {counter} = 0;"));
                         w.line("loop {");
@@ -88,7 +79,7 @@ impl Emitter<'_> {
                     }
                     c => {
                         w.line(format!("let mut {counter} = 0;"));
-                        w.line(format!("while {} {{", self.expr(&c).0));
+                        w.line(format!("while {} {{", self.expr(c).0));
                         self.loop_body(w, &counter, body);
                         w.line("}");
                     }
@@ -124,17 +115,17 @@ impl Emitter<'_> {
             Stmt::SetAttribute(a, value) => w.line(format!(
                 "run.set_attribute(attribute::{}, {});",
                 names.attributes[a.index()],
-                self.expr(&fold(value)).0
+                self.expr(value).0
             )),
             Stmt::SetFlag(f, value) => w.line(format!(
                 "run.set_flag(flag::{}, {});",
                 names.flags[f.index()],
-                self.expr(&fold(value)).0
+                self.expr(value).0
             )),
             Stmt::SetPositionFlag(f, value, at) => w.line(format!(
                 "run.set_position_flag(position_flag::{}, {}, {})?;",
                 names.position_flags[f.index()],
-                self.expr(&fold(value)).0,
+                self.expr(value).0,
                 self.loc(*at)
             )),
             Stmt::From => w.line("run.from()?;"),
@@ -300,41 +291,4 @@ enum Precedence {
     Or,
     And,
     Atom,
-}
-
-/// Folds constants: `not`, `and` and `or` of known values, `on-board?` of the current
-/// square. Conditions have no effects, so dropping a part never changes behaviour.
-pub(super) fn fold(cond: &Cond) -> Cond {
-    match cond {
-        Cond::OnBoard(None) => Cond::Const(true),
-        Cond::Not(inner) => match fold(inner) {
-            Cond::Const(b) => Cond::Const(!b),
-            Cond::Not(c) => *c,
-            c => Cond::Not(Box::new(c)),
-        },
-        Cond::And(cs) => fold_junction(cs, true),
-        Cond::Or(cs) => fold_junction(cs, false),
-        c => c.clone(),
-    }
-}
-
-/// `and` (`unit` true) or `or` (`unit` false): parts equal to `unit` dropped, a part
-/// equal to `!unit` decides, nested junctions of the same kind flattened.
-fn fold_junction(cs: &[Cond], unit: bool) -> Cond {
-    let mut parts = Vec::new();
-    for c in cs {
-        match fold(c) {
-            Cond::Const(b) if b == unit => {}
-            Cond::Const(b) => return Cond::Const(b),
-            Cond::And(inner) if unit => parts.extend(inner),
-            Cond::Or(inner) if !unit => parts.extend(inner),
-            c => parts.push(c),
-        }
-    }
-    match parts.len() {
-        0 => Cond::Const(unit),
-        1 => parts.pop().unwrap_or(Cond::Const(unit)),
-        _ if unit => Cond::And(parts),
-        _ => Cond::Or(parts),
-    }
 }

@@ -13,6 +13,7 @@
 //! at existing positions.
 
 mod dump;
+pub mod fold;
 mod reach;
 mod tables;
 
