@@ -277,6 +277,19 @@ impl Expander {
         Ok(())
     }
 
+    /// Where a limit was reached: the macro call under way (its site, name and
+    /// expansion), or `span` outside any call.
+    fn blame(&self, env: Option<&Env<'_>>, span: Span) -> (Span, String, Option<ExpnId>) {
+        match env {
+            Some(env) => (
+                env.call_site,
+                self.interner.resolve(env.macro_name).to_string(),
+                Some(env.expn),
+            ),
+            None => (span, String::new(), None),
+        }
+    }
+
     /// Counts created nodes; `span` is blamed when no macro call is under way.
     fn count(&mut self, nodes: usize, env: Option<&Env<'_>>, span: Span) -> Flow {
         self.created += nodes;
@@ -284,14 +297,7 @@ impl Expander {
             return Ok(());
         }
         self.exhausted = true;
-        let (span, macro_name, expn) = match env {
-            Some(env) => (
-                env.call_site,
-                self.interner.resolve(env.macro_name).to_string(),
-                Some(env.expn),
-            ),
-            None => (span, String::new(), None),
-        };
+        let (span, macro_name, expn) = self.blame(env, span);
         self.errors.push(ExpandError::NodeLimit {
             span,
             macro_name,
@@ -417,14 +423,7 @@ impl Expander {
 
     fn paste_limit(&mut self, span: Span, env: Option<&Env<'_>>) -> Abort {
         self.exhausted = true;
-        let (span, macro_name, expn) = match env {
-            Some(env) => (
-                env.call_site,
-                self.interner.resolve(env.macro_name).to_string(),
-                Some(env.expn),
-            ),
-            None => (span, String::new(), None),
-        };
+        let (span, macro_name, expn) = self.blame(env, span);
         self.errors.push(ExpandError::PasteLimit {
             span,
             macro_name,
