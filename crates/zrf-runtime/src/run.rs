@@ -343,10 +343,6 @@ impl Steps {
 
     #[inline]
     fn push(&mut self, step: Step) {
-        if self.moves.len() >= MAX_LIST_MOVES {
-            LIST_CUT_SHORT.store(true, Ordering::Relaxed);
-            return;
-        }
         if step.continue_with.is_some() && self.first_partial.is_none() {
             self.first_partial = Some(self.moves.len());
         }
@@ -412,8 +408,9 @@ pub const MAX_LOOP: u32 = 10_000;
 /// the list is cut short (see [`move_list_cut_short`]).
 pub const MAX_LIST_WORK: u32 = 5_000_000;
 
-/// Steps one move list may hold (real games list a few thousand at most); past it no
-/// more are kept and the list is cut short (see [`move_list_cut_short`]).
+/// Steps one move list may hold when loops add them (real games list a few thousand at
+/// most); past it the looping run fails and the list is cut short (see
+/// [`move_list_cut_short`]).
 pub const MAX_LIST_MOVES: usize = 200_000;
 
 /// Set when a budget cut a move list short, in any engine of the process.
@@ -1240,16 +1237,18 @@ impl<'a> RunCore<'a> {
 
 impl RunCore<'_> {
     /// Guards a `while` loop: call once per iteration. Fails past [`MAX_LOOP`]
-    /// iterations of this loop, or [`MAX_LIST_WORK`] of the whole move list (which is
-    /// then marked cut short).
+    /// iterations of this loop, or [`MAX_LIST_WORK`] of the whole move list, or once
+    /// the list holds [`MAX_LIST_MOVES`] (the list is then marked cut short).
     #[inline]
     pub fn loop_guard(&mut self, iteration: &mut u32) -> StepResult {
         *iteration += 1;
         if *iteration > MAX_LOOP {
             return Err(Fail);
         }
+        // Only loops add without bound (a run without them adds once per `add` it
+        // holds), so the moves are counted here, not at each add.
         self.out.work += 1;
-        if self.out.work > MAX_LIST_WORK {
+        if self.out.work > MAX_LIST_WORK || self.out.moves.len() >= MAX_LIST_MOVES {
             LIST_CUT_SHORT.store(true, Ordering::Relaxed);
             return Err(Fail);
         }

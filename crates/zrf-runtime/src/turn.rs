@@ -118,12 +118,15 @@ impl Move {
 /// in generation order: a template that reaches one square along several paths, or a
 /// drop template that jumps to a fixed square from every start, yields one move there.
 pub(crate) fn drop_repeated_turns(moves: &mut Vec<Move>) {
-    if moves.len() < 2 {
-        return;
+    if moves.len() >= 2 && !all_routes_differ(moves) {
+        drop_repeated_routes(moves);
     }
-    if all_routes_differ(moves) {
-        return;
-    }
+}
+
+/// [`drop_repeated_turns`] when some turns may repeat: out of line, so that the test
+/// every move list takes stays small.
+#[inline(never)]
+fn drop_repeated_routes(moves: &mut Vec<Move>) {
     // Turns that do the same go the same way: sorting the routes finds the turns that
     // share one, and only those are compared.
     let mut routes: SmallVec<[(u64, u32); 64]> = moves
