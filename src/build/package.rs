@@ -85,7 +85,14 @@ pub fn write_package(
     generated: &Generated,
     options: &PackageOptions,
 ) -> Result<Vec<PathBuf>, BuildError> {
-    let description = format!("Compiled by zrfc from {}", generated.titles.join(", "));
+    // Cargo hands the description to rustc in an environment variable, where a NUL
+    // cannot go: control characters are written as escapes.
+    let titles: Vec<String> = generated
+        .titles
+        .iter()
+        .map(|t| zrf_runtime::printable(t).into_owned())
+        .collect();
+    let description = format!("Compiled by zrfc from {}", titles.join(", "));
     std::fs::create_dir_all(dir).map_err(|e| super::write_error(dir, e))?;
     let manifest = manifest(options, &description, dir)
         + "\n\

@@ -788,7 +788,9 @@ fn names_that_reorder_text_reach_generated_code_only_escaped() {
     let rules = dir.path().join("bidi.zrf");
     // U+202E (right-to-left override) in the title and a piece name: rustc rejects it
     // raw in comments and literals.
-    let source = "(game (title \"Evil\u{202e}Title\") (players A B) (turn-order A B)\n\
+    // A NUL in the title: Cargo passes the description to rustc in an environment
+    // variable, where a NUL stops the build.
+    let source = "(game (title \"Evil\u{202e}Title\u{0}\") (players A B) (turn-order A B)\n\
         (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10)))\n\
           (directions (e 1 0))))\n\
         (piece (name S\u{202e}X) (drops ((verify empty?) add)))\n\
@@ -806,6 +808,12 @@ fn names_that_reorder_text_reach_generated_code_only_escaped() {
         let written = std::fs::read_to_string(package.join(file)).unwrap_or_else(|e| panic!("{e}"));
         assert!(!written.contains('\u{202e}'), "{file} holds U+202E raw");
     }
+    let manifest = std::fs::read_to_string(package.join("Cargo.toml")).unwrap_or_default();
+    assert!(!manifest.contains("\\u0000"), "{manifest}");
+    assert!(
+        manifest.contains("from Evil\\\\u{202e}Title\\\\u{0}"),
+        "{manifest}"
+    );
     let library = std::fs::read_to_string(package.join("src/lib.rs")).unwrap_or_default();
     assert!(library.contains("// game: Evil\\u{202e}Title"), "{library}");
 }
