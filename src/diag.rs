@@ -195,6 +195,8 @@ pub fn one_line(sources: &SourceMap, diagnostic: &Diagnostic) -> String {
         let at = file.line_column(span.start);
         format!("{}:{}:{}: ", printable(file.name()), at.line, at.column)
     });
+    // One line whatever the rules' strings hold: a build script prints these as
+    // `cargo::warning=` lines, and a line break would start a directive of its own.
     format!(
         "{}{}[{}]: {}",
         location.unwrap_or_default(),
@@ -202,6 +204,7 @@ pub fn one_line(sources: &SourceMap, diagnostic: &Diagnostic) -> String {
         diagnostic.code,
         printable(&diagnostic.message)
     )
+    .replace('\n', "\\n")
 }
 
 /// Renders diagnostics as plain text with a fixed width, for tests and logs.

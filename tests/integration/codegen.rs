@@ -150,3 +150,30 @@ fn a_chain_of_tests_in_else_branches_is_emitted_flat() {
         ]
     );
 }
+
+/// A rules file's strings cannot add lines to a build script's output: each warning is
+/// one `cargo::warning=` line, or a line break would start a directive of its own.
+#[test]
+fn warnings_stay_on_one_line_for_cargo() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("sneaky.zrf");
+    let rules = std::fs::read_to_string("zrf-samples/tictactoe.zrf")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .replacen(
+            "(players",
+            "(option \"x\ncargo::rustc-env=OWNED=1\" true) (players",
+            1,
+        );
+    std::fs::write(&file, rules).unwrap_or_else(|e| panic!("{e}"));
+    let generated = Config::new()
+        .quiet(true)
+        .generate(&file)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let lines = generated.warnings.lines();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(!lines[0].contains('\n'), "{lines:?}");
+    assert!(
+        lines[0].ends_with("unknown option \"x\\ncargo::rustc-env=OWNED=1\""),
+        "{lines:?}"
+    );
+}
