@@ -15,6 +15,8 @@ use zrf::source::SourceMap;
 use zrf::syntax::MemoryLoader;
 use zrf_runtime::SplitMix64;
 
+use crate::mutate::{edits, mutate, Edit};
+
 /// The seeds: the samples, and the corpus's `.zrf` files when it is there.
 fn seeds() -> Vec<Vec<u8>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -41,31 +43,8 @@ fn seeds() -> Vec<Vec<u8>> {
     files.iter().filter_map(|f| std::fs::read(f).ok()).collect()
 }
 
-/// Byte edits: deletions, insertions, structural characters, copied runs.
-fn mutate(mut bytes: Vec<u8>, edits: &[(prop::sample::Index, u8, u8)]) -> Vec<u8> {
-    for (at, kind, byte) in edits {
-        if bytes.is_empty() {
-            break;
-        }
-        let i = at.index(bytes.len());
-        match kind {
-            0 => {
-                bytes.remove(i);
-            }
-            1 => bytes.insert(i, *byte),
-            2 => bytes.insert(i, b"()\";$ \n"[usize::from(*byte) % 7]),
-            _ => {
-                let end = (i + usize::from(*byte)).min(bytes.len());
-                let copy = bytes[i..end].to_vec();
-                bytes.splice(i..i, copy);
-            }
-        }
-    }
-    bytes
-}
-
 /// Check, moves and replay of one mutated rules file (and of a mutated saved game).
-fn exercise(rules: &[u8], zsg_edits: &[(prop::sample::Index, u8, u8)], seed: u64) {
+fn exercise(rules: &[u8], zsg_edits: &[Edit], seed: u64) {
     let mut loader = MemoryLoader::new();
     loader.insert("f.zrf", rules.to_vec());
     let mut options = FrontEndOptions::default();
@@ -116,8 +95,12 @@ fn mutated_rules_and_saved_games_never_panic() {
         failure_persistence: None,
         ..Config::default()
     });
-    let edits = || prop::collection::vec((any::<prop::sample::Index>(), 0u8..4, any::<u8>()), 0..8);
-    let strategy = (prop::sample::select(seeds), edits(), edits(), any::<u64>());
+    let strategy = (
+        prop::sample::select(seeds),
+        edits(0..8),
+        edits(0..8),
+        any::<u64>(),
+    );
     runner
         .run(&strategy, |(seed_file, rules_edits, zsg_edits, seed)| {
             let rules = mutate(seed_file, &rules_edits);

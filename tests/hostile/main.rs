@@ -1,7 +1,9 @@
 //! Hostile input: small generated files that try to exhaust memory, time or the stack,
 //! read or overwrite what they should not, or smuggle control characters. Each runs
 //! `zrfc` in a child process limited to 1 GiB of address space and 10 seconds, and
-//! asserts its exit code (1: a diagnostic, 2: usage or IO) and what it says.
+//! asserts its exit code (1: a diagnostic, 2: usage or IO) and what it says. Unix only:
+//! the limits are set with the shell's `ulimit`, and links made with `symlink`.
+#![cfg(unix)]
 
 use std::io::{Read as _, Write as _};
 use std::path::Path;
@@ -126,5 +128,7 @@ fn game(extra: &str) -> String {
 
 mod files;
 mod fuzz;
+#[path = "../common/mutate.rs"]
+mod mutate;
 mod resources;
 mod text;

@@ -8,6 +8,8 @@ mod expand;
 mod fidelity;
 mod frontend_properties;
 mod includes;
+#[path = "../common/mutate.rs"]
+mod mutate;
 mod perft;
 mod properties;
 mod replay;

@@ -75,28 +75,8 @@ fn mutated_sample() -> impl Strategy<Value = Vec<u8>> {
             std::fs::read(path).unwrap_or_default()
         })
         .collect();
-    let edits = prop::collection::vec((any::<prop::sample::Index>(), 0u8..4, any::<u8>()), 1..8);
-    (prop::sample::select(samples), edits).prop_map(|(mut bytes, edits)| {
-        for (at, kind, byte) in edits {
-            if bytes.is_empty() {
-                break;
-            }
-            let i = at.index(bytes.len());
-            match kind {
-                0 => {
-                    bytes.remove(i);
-                }
-                1 => bytes.insert(i, byte),
-                2 => bytes.insert(i, *b"()\";".get(usize::from(byte) % 4).unwrap_or(&b'(')),
-                _ => {
-                    let end = (i + usize::from(byte)).min(bytes.len());
-                    let copy = bytes[i..end].to_vec();
-                    bytes.splice(i..i, copy);
-                }
-            }
-        }
-        bytes
-    })
+    (prop::sample::select(samples), crate::mutate::edits(1..8))
+        .prop_map(|(bytes, edits)| crate::mutate::mutate(bytes, &edits))
 }
 
 proptest! {
