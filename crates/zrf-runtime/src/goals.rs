@@ -41,7 +41,7 @@ pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) 
             });
         }
     }
-    if moves.is_empty() || state.occurrences(tables) >= 3 {
+    if moves.is_empty() || state.occurs_at_least(tables, 3) {
         return Some(Outcome::Draw);
     }
     None
@@ -93,7 +93,9 @@ impl<T: Templates> View<'_, T> {
             GoalCond::TotalPieceCount { count, kind } => {
                 self.piece_count_is(state, None, *kind, *count as usize)
             }
-            GoalCond::Repetition => player == self.to_move && state.occurrences(self.tables()) >= 3,
+            GoalCond::Repetition => {
+                player == self.to_move && state.occurs_at_least(self.tables(), 3)
+            }
             GoalCond::Checkmated(kinds) => {
                 player == self.to_move && self.moves.is_empty() && self.attacked(player, kinds)
             }

@@ -147,10 +147,15 @@ pub struct History {
     block_len: u8,
     /// The newest entry of the block before this one's.
     before_block: Option<Rc<History>>,
-    /// Bit `hash >> 56` of this entry's hash and of every earlier one: a position whose
+    /// Bit `hash >> 55` of this entry's hash and of every earlier one: a position whose
     /// bit is clear occurred nowhere before, known without counting (and so after most
     /// moves of a short game).
-    seen: [u64; 4],
+    seen: Filter,
+    /// The bits of [`History::seen`] set more than once: a position whose bit is clear
+    /// here occurred at most once before. The draw by threefold repetition, asked after
+    /// every turn, is then told without counting for nearly every position of a game of
+    /// a few hundred turns (where `seen` alone fills up).
+    seen_twice: Filter,
     /// How often each hash occurs in this entry and the ones before it, for entries
     /// deeper than [`WALKED_DEPTH`]: made when first asked for, from the previous
     /// entry's (a persistent map, so the entries share it), so that a repetition test
@@ -167,10 +172,16 @@ const WALKED_DEPTH: u32 = 512;
 
 type Counts = rpds::HashTrieMap<u64, u32>;
 
+/// A bit per value of a hash's top bits (see [`History::seen`]).
+type Filter = [u64; 8];
+
 impl History {
     pub(crate) fn new(hash: u64, previous: Option<Rc<History>>) -> History {
-        let (depth, mut seen) = previous.as_ref().map_or((0, [0; 4]), |p| (p.depth, p.seen));
+        let (depth, mut seen, mut seen_twice) = previous
+            .as_ref()
+            .map_or((0, [0; 8], [0; 8]), |p| (p.depth, p.seen, p.seen_twice));
         let (word, bit) = seen_bit(hash);
+        seen_twice[word] |= seen[word] & bit;
         seen[word] |= bit;
         let (mut block, block_len, before_block) = match &previous {
             Some(p) if usize::from(p.block_len) < BLOCK => {
@@ -187,8 +198,20 @@ impl History {
             block_len: block_len + 1,
             before_block,
             seen,
+            seen_twice,
             counts: OnceCell::new(),
         }
+    }
+
+    /// Whether `hash` occurs at least `times` times in this entry and the ones before it.
+    pub(crate) fn occurs_at_least(&self, hash: u64, times: usize) -> bool {
+        let (word, bit) = seen_bit(hash);
+        let filter = match times {
+            0 => return true,
+            1 => &self.seen,
+            _ => &self.seen_twice,
+        };
+        filter[word] & bit != 0 && self.occurrences_of(hash) >= times
     }
 
     /// Occurrences of `hash` in this entry and the ones before it.
@@ -259,7 +282,7 @@ impl Drop for History {
 /// The word and bit of `hash` in [`History::seen`].
 #[inline]
 fn seen_bit(hash: u64) -> (usize, u64) {
-    let index = hash >> 56;
+    let index = hash >> 55;
     ((index / 64) as usize, 1 << (index % 64))
 }
 
@@ -678,6 +701,17 @@ impl State {
     pub fn occurrences(&self, tables: &Tables) -> usize {
         let hash = self.hash(tables);
         1 + self.previous.as_ref().map_or(0, |p| p.occurrences_of(hash))
+    }
+
+    /// Whether this position occurred at least `times` times, this time included: the
+    /// repetition test of the goals, cheaper than counting.
+    pub fn occurs_at_least(&self, tables: &Tables, times: usize) -> bool {
+        let before = times.saturating_sub(1);
+        before == 0
+            || self
+                .previous
+                .as_ref()
+                .is_some_and(|p| p.occurs_at_least(self.hash(tables), before))
     }
 
     /// Applies one step to the board (not the turn counter).
