@@ -122,7 +122,7 @@ impl<T: Templates> Engine<T> {
     pub fn legal_moves_into(&self, state: &State, moves: &mut Vec<Move>) {
         moves.clear();
         let turn = self.turn(state);
-        match self.tables.royal_kinds(turn.player) {
+        let routes_differ = match self.tables.royal_kinds(turn.player) {
             Some(royal) => self.legal_turns_guarded(state, turn, royal, moves),
             None => {
                 // Priorities are to drop every other turn once one of the first type
@@ -131,11 +131,13 @@ impl<T: Templates> Engine<T> {
                     Some(&top) => Steps::narrowing_to(top, std::mem::take(moves)),
                     None => Steps::appending_to(std::mem::take(moves)),
                 };
-                let _ = self.gen().turns_into(state, turn, first, moves);
+                self.gen()
+                    .turns_into(state, turn, first, moves)
+                    .routes_differ
             }
-        }
+        };
         self.prioritise(moves);
-        drop_repeated_turns(moves);
+        drop_repeated_turns(moves, routes_differ);
         if self.tables.options.maximal_captures {
             let most = moves.iter().map(Move::captures).max().unwrap_or(0);
             moves.retain(|m| m.captures() == most);
@@ -175,8 +177,8 @@ impl<T: Templates> Engine<T> {
         };
         moves.clear();
         let candidates = Steps::appending_to(std::mem::take(moves));
-        let _ = self.gen().turns_into(state, turn, candidates, moves);
-        drop_repeated_turns(moves);
+        let listed = self.gen().turns_into(state, turn, candidates, moves);
+        drop_repeated_turns(moves, listed.routes_differ);
         let mut guard = RoyalGuard::new(self, state, turn, royal);
         while !moves.is_empty() {
             let drawn = moves.swap_remove(rng.below(moves.len()));
@@ -188,7 +190,8 @@ impl<T: Templates> Engine<T> {
     }
 
     /// The turns of `turn` in `state` that leave the `royal` pieces of the mover safe,
-    /// into `moves` (empty). Out of line: games without the filter never come here.
+    /// into `moves` (empty), telling [`Listed::routes_differ`]. Out of line: games without
+    /// the filter never come here.
     #[inline(never)]
     fn legal_turns_guarded(
         &self,
@@ -196,7 +199,7 @@ impl<T: Templates> Engine<T> {
         turn: Turn,
         royal: &[bool],
         moves: &mut Vec<Move>,
-    ) {
+    ) -> Option<bool> {
         // The attack test on the position before comes first, so that the turns it
         // decides are told apart as they are generated.
         let mut guard = RoyalGuard::new(self, state, turn, royal);
@@ -205,10 +208,12 @@ impl<T: Templates> Engine<T> {
         } else {
             Steps::appending_to(std::mem::take(moves))
         };
-        match self.gen().turns_into(state, turn, first, moves) {
+        let listed = self.gen().turns_into(state, turn, first, moves);
+        match listed.undecided {
             Some(undecided) => guard.keep_screened(self, state, moves, undecided),
             None => moves.retain(|m| guard.keeps_royal_safe(self, state, m)),
         }
+        listed.routes_differ
     }
 
     /// A candidate turn in `state` on which the legal-move filter for `checkmated` (as
@@ -691,6 +696,16 @@ fn for_each_changed_square(mv: &Move, mut visit: impl FnMut(Pos)) {
     }
 }
 
+/// What [`Gen::turns_into`] tells of the turns it listed, where they are known: without
+/// partial steps, the list is the steps the templates added.
+#[derive(Clone, Copy, Debug, Default)]
+struct Listed {
+    /// With [`Steps::screening`]: [`Steps::undecided`].
+    undecided: Option<u64>,
+    /// [`Steps::routes_differ`].
+    routes_differ: Option<bool>,
+}
+
 /// Move generation over borrowed tables and templates, so that a template asking
 /// `attacked?` can generate the other side's moves.
 pub struct Gen<'a, T: ?Sized> {
@@ -711,12 +726,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     /// [`Gen::pseudo_legal`], appended to `moves`.
     pub fn pseudo_legal_into(&self, state: &State, turn: Turn, moves: &mut Vec<Move>) {
         let first = Steps::appending_to(std::mem::take(moves));
-        let _ = self.turns_into(state, turn, first, moves);
+        self.turns_into(state, turn, first, moves);
     }
 
     /// The turns that start with the steps the templates add to `first`, into `moves`
     /// (whose buffer `first` holds).
-    /// With [`Steps::screening`], returns [`Steps::undecided`].
+    /// With [`Steps::screening`], tells [`Steps::undecided`].
     #[inline(always)]
     fn turns_into(
         &self,
@@ -724,14 +739,17 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         turn: Turn,
         mut first: Steps,
         moves: &mut Vec<Move>,
-    ) -> Option<u64> {
+    ) -> Listed {
         self.first_steps(state, turn, turn.filter(), &mut first);
         let first_partial = first.first_partial();
-        let undecided = first.undecided();
+        let listed = Listed {
+            undecided: first.undecided(),
+            routes_differ: Some(first.routes_differ()),
+        };
         *moves = first.into_moves();
         // Each partial step is replaced by the turns that complete it, in order.
         let Some(first_partial) = first_partial else {
-            return undecided;
+            return listed;
         };
         // The turns move to the spare buffer, and back in their final order: each turn
         // is copied once.
@@ -753,7 +771,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
         SPARE_POSITION.set(scratch);
         AFTER_PARTIAL.set(generated);
-        None
+        Listed::default()
     }
 
     #[inline(always)]

@@ -16,7 +16,7 @@ use smallvec::SmallVec;
 
 use crate::state::{Change, Changes, Piece, State, Step};
 use crate::tables::{Tables, Turn, NO_POS};
-use crate::turn::Move;
+use crate::turn::{Move, Routes};
 use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
 
 /// The template failed (a `verify`, a step off the board, `back` with no mark, ...):
@@ -52,6 +52,8 @@ pub struct Steps {
     /// their chains to be followed.
     first_partial: Option<usize>,
     keep: Keep,
+    /// The routes of `moves`, to tell that no two turns of the list do the same.
+    routes: Routes,
     /// Whether runs note the squares they look at in `footprint`.
     noting: bool,
     footprint: Cell<Footprint>,
@@ -243,6 +245,12 @@ impl Steps {
     /// Keeps every step, after the turns already in `moves`.
     pub fn appending_to(moves: Vec<Move>) -> Steps {
         Steps {
+            // The turns already there are not among the routes followed.
+            routes: if moves.is_empty() {
+                Routes::default()
+            } else {
+                Routes::unknown()
+            },
             moves,
             ..Steps::default()
         }
@@ -300,6 +308,7 @@ impl Steps {
     #[inline(never)]
     fn start_narrowing(&mut self, narrowed: MoveType) -> bool {
         self.moves.clear();
+        self.routes = Routes::default();
         self.first_partial = None;
         self.keep = Keep::Narrowing(narrowed, true);
         true
@@ -308,6 +317,12 @@ impl Steps {
     /// The steps kept, each a turn of one step.
     pub fn into_moves(self) -> Vec<Move> {
         self.moves
+    }
+
+    /// Whether no two turns kept can do the same, as far as their routes tell (see
+    /// [`Routes`]).
+    pub(crate) fn routes_differ(&self) -> bool {
+        self.routes.all_differ()
     }
 
     /// Where the first partial step kept is in [`Steps::into_moves`], if any.
@@ -346,6 +361,7 @@ impl Steps {
         if step.continue_with.is_some() && self.first_partial.is_none() {
             self.first_partial = Some(self.moves.len());
         }
+        self.routes.note(step.from, step.to);
         self.moves.push(Move::of_step(step));
     }
 }

@@ -117,8 +117,9 @@ impl Move {
 /// Keeps the first of each set of turns that do the same ([`Move::does_the_same_as`]),
 /// in generation order: a template that reaches one square along several paths, or a
 /// drop template that jumps to a fixed square from every start, yields one move there.
-pub(crate) fn drop_repeated_turns(moves: &mut Vec<Move>) {
-    if moves.len() >= 2 && !all_routes_differ(moves) {
+/// `routes_differ`: what [`Routes`] told of the list as it grew, if it was followed.
+pub(crate) fn drop_repeated_turns(moves: &mut Vec<Move>, routes_differ: Option<bool>) {
+    if moves.len() >= 2 && !routes_differ.unwrap_or_else(|| all_routes_differ(moves)) {
         drop_repeated_routes(moves);
     }
 }
@@ -170,36 +171,64 @@ fn drop_repeated_routes(moves: &mut Vec<Move>) {
     });
 }
 
-/// Whether no two of `moves` can do the same, told cheaply (this runs on every move
-/// list, so it must cost far less than generating one): turns that do the same start
-/// from the same square and go first to the same square, and move generation lists a
-/// piece's turns together, so it suffices that within each run of turns from one
-/// square no first destination repeats and that no square starts two runs. Squares are
-/// tested modulo 128 in bit sets; a clash there (true or not) answers no, and the
-/// caller then compares properly.
+/// Whether no two of `moves` can do the same, told cheaply (see [`Routes`]).
 fn all_routes_differ(moves: &[Move]) -> bool {
-    let bit = |pos: u64| 1u128 << (pos % 128);
-    let mut origins = 0u128;
-    let mut run_origin = None;
-    let mut destinations = 0u128;
-    for mv in moves {
-        let Some(first) = mv.steps.first() else {
-            return false;
-        };
-        if run_origin != Some(first.from) {
-            let origin = bit(first.from.map_or(0, |p| u64::from(p) + 1));
-            if origins & origin != 0 {
-                return false;
-            }
-            origins |= origin;
-            run_origin = Some(first.from);
-            destinations = 0;
+    let mut routes = Routes::default();
+    moves.iter().all(|mv| {
+        mv.steps
+            .first()
+            .is_some_and(|first| routes.note(first.from, first.to))
+    })
+}
+
+/// The routes of a move list as it grows, to tell cheaply (this runs on every move list,
+/// so it must cost far less than generating one) that no two of its turns can do the
+/// same: turns that do the same start from the same square and go first to the same
+/// square, and move generation lists a piece's turns together, so it suffices that
+/// within each run of turns from one square no first destination repeats and that no
+/// square starts two runs. Squares are tested modulo 256 in bit sets; a clash there
+/// (true or not) answers no, and the caller then compares properly.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Routes {
+    origins: [u64; 4],
+    /// The origin of the current run of turns (`Some(None)`: drops).
+    run_origin: Option<Option<Pos>>,
+    destinations: [u64; 4],
+    clash: bool,
+}
+
+impl Routes {
+    /// Notes a turn whose first step goes `from` `to`; whether the turns noted so far
+    /// may all differ.
+    #[inline]
+    pub(crate) fn note(&mut self, from: Option<Pos>, to: Pos) -> bool {
+        /// Sets the bit of `pos` in `set`, answering whether it was set already.
+        #[inline(always)]
+        fn seen_before(set: &mut [u64; 4], pos: u32) -> bool {
+            let (word, bit) = ((pos >> 6) as usize & 3, 1u64 << (pos & 63));
+            let seen = set[word] & bit != 0;
+            set[word] |= bit;
+            seen
         }
-        let destination = bit(u64::from(first.to));
-        if destinations & destination != 0 {
-            return false;
+        if self.run_origin != Some(from) {
+            self.clash |= seen_before(&mut self.origins, from.map_or(0, |p| p + 1));
+            self.run_origin = Some(from);
+            self.destinations = [0; 4];
         }
-        destinations |= destination;
+        self.clash |= seen_before(&mut self.destinations, to);
+        !self.clash
     }
-    true
+
+    /// Routes of turns not followed: they may clash.
+    pub(crate) fn unknown() -> Routes {
+        Routes {
+            clash: true,
+            ..Routes::default()
+        }
+    }
+
+    /// Whether the turns noted may all differ.
+    pub(crate) fn all_differ(&self) -> bool {
+        !self.clash
+    }
 }
