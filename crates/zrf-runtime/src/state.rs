@@ -267,14 +267,14 @@ impl Drop for History {
         // leave each entry's last reference on its previous link.
         drop(self.before_block.take());
         let mut next = self.previous.take();
-        while let Some(entry) = next {
-            match Rc::try_unwrap(entry) {
-                Ok(mut only) => {
-                    drop(only.before_block.take());
-                    next = only.previous.take();
-                }
-                Err(_) => break,
-            }
+        while let Some(mut entry) = next {
+            // Unlinked in place (moving a whole entry out of its `Rc` copies it); the
+            // entry then drops with nothing left to follow.
+            let Some(only) = Rc::get_mut(&mut entry) else {
+                break;
+            };
+            drop(only.before_block.take());
+            next = only.previous.take();
         }
     }
 }
