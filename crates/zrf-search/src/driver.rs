@@ -230,12 +230,12 @@ pub struct Packaged {
 /// command runs on, and `serve` offers them all in the page's menu.
 #[cfg(feature = "web")]
 pub fn run_variants(games: &[Packaged], rules_file: &str, mut args: Vec<String>) -> ExitCode {
-    let variant = match args.iter().position(|a| a == "--variant") {
-        Some(at) if at + 1 < args.len() => {
-            args.remove(at);
-            Some(args.remove(at))
+    let variant = match take_variant(&mut args) {
+        Ok(variant) => variant,
+        Err(usage) => {
+            eprintln!("error: {usage}");
+            return ExitCode::from(2);
         }
-        _ => None,
     };
     if args.first().is_some_and(|command| command == "serve") {
         let pages: Vec<crate::web::Variant> = games.iter().map(|g| (g.title, g.page)).collect();
@@ -380,14 +380,46 @@ fn limits(options: &mut Options, default_level: u32) -> Result<Limits, String> {
     })
 }
 
-/// The command line of a compiled engine: `args` after the program name (and after
-/// `--variant TITLE`, which the generated `main` takes), `make_engine` the game's
-/// constructor, `rules_file` the name saved games give for it.
+/// Takes `--variant TITLE` (anywhere) out of `args`: the title asked for, if any.
+fn take_variant(args: &mut Vec<String>) -> Result<Option<String>, String> {
+    let Some(at) = args.iter().position(|a| a == "--variant") else {
+        return Ok(None);
+    };
+    if at + 1 == args.len() {
+        return Err("--variant needs a title (`help` lists the commands)".to_string());
+    }
+    args.remove(at);
+    Ok(Some(args.remove(at)))
+}
+
+/// The command line of a compiled engine: `args` after the program name (a package of
+/// several games takes `--variant TITLE` first, see [`run_variants`]), `make_engine`
+/// the game's constructor, `rules_file` the name saved games give for it. A
+/// `--variant` naming this engine's own game (ignoring case) is accepted, so that the
+/// usage line holds for packages of one game too.
 pub fn run_engine<T: Templates + 'static>(
     make_engine: fn() -> Engine<T>,
     rules_file: &str,
-    args: Vec<String>,
+    mut args: Vec<String>,
 ) -> ExitCode {
+    match take_variant(&mut args) {
+        Ok(None) => {}
+        Ok(Some(title)) => {
+            let own = make_engine().tables.title;
+            if !own.eq_ignore_ascii_case(&title) {
+                eprintln!(
+                    "error: no variant {:?}; this engine plays only {:?}",
+                    zrf_runtime::printable(&title),
+                    zrf_runtime::printable(&own)
+                );
+                return ExitCode::from(2);
+            }
+        }
+        Err(usage) => {
+            eprintln!("error: {usage}");
+            return ExitCode::from(2);
+        }
+    }
     let mut options = Options { args };
     let command = if options.args.is_empty() {
         None
