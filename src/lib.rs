@@ -7,9 +7,12 @@
 //!    resolved (within the rules' folders).
 //! 2. [`expand`]: macros expanded, includes spliced, one [`expand::GameSpec`] per game and
 //!    variant with inherited sections merged.
-//! 3. [`check`]: names resolved, forms checked, each game lowered to the typed [`ir`].
-//! 4. [`interp`] runs a lowered game on the `zrf-runtime` crate (the reference
-//!    interpreter); [`codegen`] prints it as Rust on the same runtime.
+//! 3. [`check`]: names resolved, forms checked, each game lowered to the typed [`ir`]
+//!    (and its templates folded, [`ir::fold`]).
+//! 4. [`lower`]: the IR as an executor-neutral [`lower::Program`]: the runtime's tables
+//!    and the templates as operations of the `zrf-runtime` crate.
+//! 5. [`interp`] performs a program's operations on the runtime (the reference
+//!    interpreter); [`codegen`] prints them as Rust on the same runtime.
 //!
 //! [`frontend::run`] runs stages 1 to 3 in order; [`build`] is the build.rs API and
 //! writes the packages of `zrfc build`; [`zsg`] reads, writes and replays Zillions' saved
@@ -26,6 +29,7 @@ pub mod frontend;
 pub mod intern;
 pub mod interp;
 pub mod ir;
+pub mod lower;
 pub mod source;
 pub mod syntax;
 pub mod zsg;

@@ -57,7 +57,7 @@ pub enum BuildError {
     #[error("{path}: {error}")]
     Unplayable {
         path: String,
-        error: ir::TablesError,
+        error: crate::lower::TablesError,
     },
     #[error(
         "{path}: {title:?} takes its moves from the Axiom engine {engine:?}, which zrf does not \

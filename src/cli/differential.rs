@@ -217,7 +217,7 @@ fn collect(
                 continue;
             }
             if let Some(game) = result.game {
-                if ir::runtime_tables(&game).is_ok() {
+                if crate::lower::runtime_tables(&game).is_ok() {
                     candidates.push(Candidate {
                         key,
                         sources: sources.clone(),

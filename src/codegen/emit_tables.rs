@@ -5,7 +5,6 @@ use zrf_runtime::{Goal, GoalCond, GoalKind, PassTurn, PieceRef, Place, Tables, T
 
 use super::writer::{string_literal, RustWriter};
 use super::Names;
-use crate::ir::MoveTypeId;
 
 pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
     w.line("/// The static description of the game: board, players, turn order, pieces, goals.");
@@ -205,7 +204,7 @@ fn prose(w: &mut RustWriter, field: &str, head: &str, tail: &str, sections: &[(S
 }
 
 fn turn(t: &Turn, names: &Names) -> String {
-    let move_type = names.optional_move_type(t.move_type.map(|m| MoveTypeId(u32::from(m))));
+    let move_type = names.optional_move_type(t.move_type);
     format!(
         "Turn {{ player: player::{}, move_as: player::{}, move_type: {move_type} }}",
         names.players[t.player as usize], names.players[t.move_as as usize]

@@ -1,15 +1,18 @@
 //! Move and drop templates as straight-line Rust: each template body becomes a method of
-//! the game's `Rules` calling the runtime's [`zrf_runtime::Run`] primitives (the ones the
-//! interpreter calls). The templates come folded ([`crate::ir::fold`]); the known
-//! conditions left (a `verify` that always fails, a loop that never ends) print as such.
+//! the game's `Rules`, its operations ([`crate::lower::Op`]) printed as the calls of the
+//! runtime's [`zrf_runtime::Run`] primitives that the interpreter performs. The templates
+//! come folded ([`crate::ir::fold`]); the known conditions left (a `verify` that always
+//! fails, a loop that never ends) print as such.
 
-use crate::ir::{self, AddKind, Block, Cond, Dir, GoTarget, Stmt};
+use zrf_runtime::Loc;
+
+use crate::lower::{GoTarget, Op, Placement, Test};
 
 use super::writer::RustWriter;
 use super::Names;
 
 /// Emits one template body; returns nothing, the body ends in `Ok(())` when it can.
-pub(super) fn emit_template_body(w: &mut RustWriter, block: &Block, names: &Names) {
+pub(super) fn emit_template_body(w: &mut RustWriter, block: &[Op], names: &Names) {
     let mut emitter = Emitter { names, loops: 0 };
     if !emitter.block(w, block) {
         w.line("Ok(())");
@@ -25,20 +28,18 @@ struct Emitter<'a> {
 impl Emitter<'_> {
     /// Emits the statements of `block`; true if control never leaves its end (every
     /// path fails), so nothing may follow.
-    fn block(&mut self, w: &mut RustWriter, block: &Block) -> bool {
+    fn block(&mut self, w: &mut RustWriter, block: &[Op]) -> bool {
         block.iter().any(|stmt| self.stmt(w, stmt))
     }
 
-    fn stmt(&mut self, w: &mut RustWriter, stmt: &Stmt) -> bool {
+    fn stmt(&mut self, w: &mut RustWriter, stmt: &Op) -> bool {
         let names = self.names;
         match stmt {
-            Stmt::Step(Dir::Named(d)) => w.line(format!("run.step(dir::{})?;", names.dir(*d))),
-            Stmt::Step(Dir::Opposite(d)) => {
-                w.line(format!("run.step_opposite(dir::{})?;", names.dir(*d)))
-            }
-            Stmt::Jump(p) => w.line(format!("run.jump(pos::{});", names.pos(*p))),
-            Stmt::Verify(c) => match c {
-                Cond::Const(false) => {
+            Op::Step(d) => w.line(format!("run.step(dir::{})?;", names.dir(*d))),
+            Op::StepOpposite(d) => w.line(format!("run.step_opposite(dir::{})?;", names.dir(*d))),
+            Op::Jump(p) => w.line(format!("run.jump(pos::{});", names.pos(*p))),
+            Op::Verify(c) => match c {
+                Test::Const(false) => {
                     w.line("return Err(Fail);");
                     return true;
                 }
@@ -46,14 +47,14 @@ impl Emitter<'_> {
                     w.line("return Err(Fail);")
                 }),
             },
-            Stmt::If(c, then, other) => {
+            Op::If(c, then, other) => {
                 w.line(format!("if {} {{", self.expr(c).0));
                 let mut diverges = self.indented(w, |e, w| e.block(w, then));
                 let mut other = other;
                 // An else branch that is one more test continues as `else if`, so that
                 // long chains (a stacking game tests dozens of piece types) stay flat
                 // instead of nesting ever deeper.
-                while let [Stmt::If(next, then, rest)] = other.as_slice() {
+                while let [Op::If(next, then, rest)] = other.as_slice() {
                     w.line(format!("}} else if {} {{", self.expr(next).0));
                     diverges &= self.indented(w, |e, w| e.block(w, then));
                     other = rest;
@@ -67,10 +68,10 @@ impl Emitter<'_> {
                 w.line("}");
                 return diverges;
             }
-            Stmt::While(c, body) => {
+            Op::While(c, body) => {
                 let counter = self.counter();
                 match c {
-                    Cond::Const(true) => {
+                    Test::Const(true) => {
                         w.line(format!("let mut {counter} = 0;"));
                         w.line("loop {");
                         self.loop_body(w, &counter, body);
@@ -85,67 +86,67 @@ impl Emitter<'_> {
                     }
                 }
             }
-            Stmt::Mark(None) => w.line("run.mark();"),
-            Stmt::Mark(at) => w.line(format!("run.mark_at({})?;", self.loc(*at))),
-            Stmt::Back => w.line("run.back()?;"),
-            Stmt::Go(target) => w.line(match target {
+            Op::Mark => w.line("run.mark();"),
+            Op::MarkAt(at) => w.line(format!("run.mark_at({})?;", self.loc(*at))),
+            Op::Back => w.line("run.back()?;"),
+            Op::Go(target) => w.line(match target {
                 GoTarget::From => "run.go_from()?;",
                 GoTarget::To => "run.go_to()?;",
                 GoTarget::Mark => "run.go_mark()?;",
                 GoTarget::LastFrom => "run.go_last_from()?;",
                 GoTarget::LastTo => "run.go_last_to()?;",
             }),
-            Stmt::Capture(at) => w.line(format!("run.capture({})?;", self.loc(*at))),
-            Stmt::Create { owner, piece, at } => {
+            Op::Capture(at) => w.line(format!("run.capture({})?;", self.loc(*at))),
+            Op::Create { owner, kind, at } => {
                 let owner = owner.map_or("None".to_string(), |p| {
                     format!("Some(player::{})", names.player(p))
                 });
-                let kind = piece.map_or("None".to_string(), |k| {
+                let kind = kind.map_or("None".to_string(), |k| {
                     format!("Some(kind::{})", names.kind(k))
                 });
                 w.line(format!("run.create({owner}, {kind}, {})?;", self.loc(*at)));
             }
-            Stmt::ChangeType(piece, at) => w.line(format!(
+            Op::ChangeType(piece, at) => w.line(format!(
                 "run.change_type(kind::{}, {})?;",
                 names.kind(*piece),
                 self.loc(*at)
             )),
-            Stmt::ChangeOwner(at) => w.line(format!("run.change_owner({})?;", self.loc(*at))),
-            Stmt::Flip(at) => w.line(format!("run.flip({})?;", self.loc(*at))),
-            Stmt::SetAttribute(a, value) => w.line(format!(
+            Op::ChangeOwner(at) => w.line(format!("run.change_owner({})?;", self.loc(*at))),
+            Op::Flip(at) => w.line(format!("run.flip({})?;", self.loc(*at))),
+            Op::SetAttribute(a, value) => w.line(format!(
                 "run.set_attribute(attribute::{}, {});",
-                names.attributes[a.index()],
+                names.attributes[usize::from(*a)],
                 self.expr(value).0
             )),
-            Stmt::SetFlag(f, value) => w.line(format!(
+            Op::SetFlag(f, value) => w.line(format!(
                 "run.set_flag(flag::{}, {});",
-                names.flags[f.index()],
+                names.flags[*f],
                 self.expr(value).0
             )),
-            Stmt::SetPositionFlag(f, value, at) => w.line(format!(
+            Op::SetPositionFlag(f, value, at) => w.line(format!(
                 "run.set_position_flag(position_flag::{}, {}, {})?;",
-                names.position_flags[f.index()],
+                names.position_flags[*f],
                 self.expr(value).0,
                 self.loc(*at)
             )),
-            Stmt::From => w.line("run.from()?;"),
-            Stmt::To => w.line("run.to();"),
-            Stmt::Cascade => w.line("run.cascade()?;"),
-            Stmt::Add {
-                kind,
+            Op::From => w.line("run.from()?;"),
+            Op::To => w.line("run.to();"),
+            Op::Cascade => w.line("run.cascade()?;"),
+            Op::Add {
                 promote,
-                continue_with,
+                placement,
+                continuation,
             } => {
                 let promote: Vec<String> = promote
                     .iter()
                     .map(|k| format!("kind::{}", names.kind(*k)))
                     .collect();
-                let copy = matches!(kind, AddKind::AddCopy | AddKind::AddCopyPartial);
-                let partial = if matches!(kind, AddKind::AddPartial | AddKind::AddCopyPartial) {
-                    format!("Some({})", names.optional_move_type(*continue_with))
-                } else {
-                    "None".to_string()
-                };
+                let copy = *placement == Placement::Copy;
+                let partial = continuation
+                    .continue_with()
+                    .map_or("None".to_string(), |continue_with| {
+                        format!("Some({})", names.optional_move_type(continue_with))
+                    });
                 w.line(format!(
                     "run.add(&[{}], {copy}, {partial});",
                     promote.join(", ")
@@ -168,7 +169,7 @@ impl Emitter<'_> {
         result
     }
 
-    fn loop_body(&mut self, w: &mut RustWriter, counter: &str, body: &Block) {
+    fn loop_body(&mut self, w: &mut RustWriter, counter: &str, body: &[Op]) {
         self.indented(w, |e, w| {
             w.line(format!("run.loop_guard(&mut {counter})?;"));
             e.block(w, body)
@@ -183,21 +184,19 @@ impl Emitter<'_> {
         }
     }
 
-    fn loc(&self, at: Option<ir::Loc>) -> String {
+    fn loc(&self, at: Loc) -> String {
         match at {
-            None => "Loc::Here".to_string(),
-            Some(ir::Loc::Pos(p)) => format!("Loc::Pos(pos::{})", self.names.pos(p)),
-            Some(ir::Loc::Dir(Dir::Named(d))) => format!("Loc::Dir(dir::{})", self.names.dir(d)),
-            Some(ir::Loc::Dir(Dir::Opposite(d))) => {
-                format!("Loc::Opposite(dir::{})", self.names.dir(d))
-            }
+            Loc::Here => "Loc::Here".to_string(),
+            Loc::Pos(p) => format!("Loc::Pos(pos::{})", self.names.pos(p)),
+            Loc::Dir(d) => format!("Loc::Dir(dir::{})", self.names.dir(d)),
+            Loc::Opposite(d) => format!("Loc::Opposite(dir::{})", self.names.dir(d)),
         }
     }
 
     /// `!cond`, parenthesised when needed.
-    fn negated(&self, cond: &Cond) -> String {
+    fn negated(&self, cond: &Test) -> String {
         match cond {
-            Cond::Not(inner) => self.expr(inner).0,
+            Test::Not(inner) => self.expr(inner).0,
             c => {
                 let (text, precedence) = self.expr(c);
                 if precedence == Precedence::Atom {
@@ -210,66 +209,61 @@ impl Emitter<'_> {
     }
 
     /// A folded condition as a Rust expression, with its precedence.
-    fn expr(&self, cond: &Cond) -> (String, Precedence) {
+    fn expr(&self, cond: &Test) -> (String, Precedence) {
         let names = self.names;
         let atom = |text: String| (text, Precedence::Atom);
-        let at =
-            |method: &str, loc: &Option<ir::Loc>| atom(format!("run.{method}({})", self.loc(*loc)));
+        let at = |method: &str, loc: &Loc| atom(format!("run.{method}({})", self.loc(*loc)));
         match cond {
-            Cond::Const(b) => atom(b.to_string()),
-            Cond::Not(c) => (self.negated(c), Precedence::Atom),
-            Cond::And(cs) => (self.joined(cs, " && ", Precedence::And), Precedence::And),
-            Cond::Or(cs) => (self.joined(cs, " || ", Precedence::Or), Precedence::Or),
-            Cond::Empty(l) => at("empty", l),
-            Cond::Friend(l) => at("friend", l),
-            Cond::Enemy(l) => at("enemy", l),
-            Cond::Neutral(l) => at("neutral", l),
-            Cond::Piece(p, l) => atom(format!(
+            Test::Const(b) => atom(b.to_string()),
+            Test::Not(c) => (self.negated(c), Precedence::Atom),
+            Test::And(cs) => (self.joined(cs, " && ", Precedence::And), Precedence::And),
+            Test::Or(cs) => (self.joined(cs, " || ", Precedence::Or), Precedence::Or),
+            Test::Empty(l) => at("empty", l),
+            Test::Friend(l) => at("friend", l),
+            Test::Enemy(l) => at("enemy", l),
+            Test::Neutral(l) => at("neutral", l),
+            Test::Piece(p, l) => atom(format!(
                 "run.piece(kind::{}, {})",
                 names.kind(*p),
                 self.loc(*l)
             )),
-            Cond::InZone(z, l) => atom(format!(
+            Test::InZone(z, l) => atom(format!(
                 "run.in_zone(zone::{}, {})",
-                names.zones[z.index()],
+                names.zones[usize::from(*z)],
                 self.loc(*l)
             )),
-            Cond::OnBoard(l) => at("on_board", l),
-            Cond::Flag(f) => atom(format!("run.flag(flag::{})", names.flags[f.index()])),
-            Cond::PositionFlag(f, l) => atom(format!(
+            Test::OnBoard(l) => at("on_board", l),
+            Test::Flag(f) => atom(format!("run.flag(flag::{})", names.flags[*f])),
+            Test::PositionFlag(f, l) => atom(format!(
                 "run.position_flag(position_flag::{}, {})",
-                names.position_flags[f.index()],
+                names.position_flags[*f],
                 self.loc(*l)
             )),
-            Cond::Attribute(a, l) => atom(format!(
+            Test::Attribute(a, l) => atom(format!(
                 "run.attribute(attribute::{}, {})",
-                names.attributes[a.index()],
+                names.attributes[usize::from(*a)],
                 self.loc(*l)
             )),
-            Cond::LastFrom(l) => at("last_from", l),
-            Cond::LastTo(l) => at("last_to", l),
-            Cond::AtPosition(p, at) => atom(format!(
+            Test::LastFrom(l) => at("last_from", l),
+            Test::LastTo(l) => at("last_to", l),
+            Test::AtPosition(p, at) => atom(format!(
                 "run.at_position(pos::{}, {})",
                 names.pos(*p),
                 self.loc(*at)
             )),
-            Cond::Marked(l) => at("marked", l),
-            Cond::AdjacentToEnemy(l) => at("adjacent_to_enemy", l),
-            Cond::GoalPosition(l) => at("goal_position", l),
-            Cond::Attacked(t, l) => atom(format!(
-                "self.attack_guard.attacked(self, run, {}, {}, false)",
-                names.optional_move_type(*t),
-                self.loc(*l)
-            )),
-            Cond::Defended(t, l) => atom(format!(
-                "self.attack_guard.attacked(self, run, {}, {}, true)",
-                names.optional_move_type(*t),
-                self.loc(*l)
+            Test::Marked(l) => at("marked", l),
+            Test::AdjacentToEnemy(l) => at("adjacent_to_enemy", l),
+            Test::GoalPosition(l) => at("goal_position", l),
+            Test::Attacked { move_type, at, by } => atom(format!(
+                "self.attack_guard.attacked(self, run, {}, {}, {})",
+                names.optional_move_type(*move_type),
+                self.loc(*at),
+                by.by_friend()
             )),
         }
     }
 
-    fn joined(&self, cs: &[Cond], separator: &str, outer: Precedence) -> String {
+    fn joined(&self, cs: &[Test], separator: &str, outer: Precedence) -> String {
         let parts: Vec<String> = cs
             .iter()
             .map(|c| {

@@ -15,7 +15,8 @@ mod writer;
 
 use std::collections::BTreeSet;
 
-use crate::ir::{self, TablesError};
+use crate::ir;
+use crate::lower::{self, PieceTemplates, Program, TablesError, TemplateUse, Test};
 use crate::source::SourceMap;
 
 pub use names::{sanitise, Case, Namer};
@@ -178,28 +179,28 @@ impl Names {
         }
     }
 
-    fn dir(&self, d: ir::DirectionId) -> &str {
-        &self.directions[d.index()]
+    fn dir(&self, d: zrf_runtime::Dir) -> &str {
+        &self.directions[usize::from(d)]
     }
 
-    fn pos(&self, p: ir::PositionId) -> &str {
-        &self.positions[p.index()]
+    fn pos(&self, p: zrf_runtime::Pos) -> &str {
+        &self.positions[p as usize]
     }
 
-    fn kind(&self, k: ir::PieceId) -> &str {
-        &self.kinds[k.index()]
+    fn kind(&self, k: zrf_runtime::Kind) -> &str {
+        &self.kinds[usize::from(k)]
     }
 
-    fn player(&self, p: ir::PlayerId) -> &str {
-        &self.players[p.index()]
+    fn player(&self, p: zrf_runtime::PlayerIx) -> &str {
+        &self.players[usize::from(p)]
     }
 
-    fn move_type(&self, t: ir::MoveTypeId) -> &str {
-        &self.move_types[t.index()]
+    fn move_type(&self, t: zrf_runtime::MoveType) -> &str {
+        &self.move_types[usize::from(t)]
     }
 
     /// `Some(move_type::X)` or `None`.
-    fn optional_move_type(&self, t: Option<ir::MoveTypeId>) -> String {
+    fn optional_move_type(&self, t: Option<zrf_runtime::MoveType>) -> String {
         t.map_or("None".to_string(), |t| {
             format!("Some(move_type::{})", self.move_type(t))
         })
@@ -249,7 +250,11 @@ fn emit_game(
     sources: &SourceMap,
     options: &CodegenOptions,
 ) -> Result<(), CodegenError> {
-    let tables = ir::runtime_tables(game).map_err(|error| CodegenError::Tables {
+    let Program {
+        tables,
+        templates,
+        pieces,
+    } = lower::lower(game).map_err(|error| CodegenError::Tables {
         title: game.title.clone(),
         error,
     })?;
@@ -271,7 +276,9 @@ fn emit_game(
     emit_name_modules(&mut w, game, &names);
     emit_tables::emit_tables(&mut w, &tables, &names);
     w.line("");
-    let uses_attacks = game.templates.iter().any(block_attacks);
+    let uses_attacks = templates
+        .iter()
+        .any(|ops| lower::ops::any_test(ops, &|t| matches!(t, Test::Attacked { .. })));
     w.line("/// The game, ready to play.");
     w.block("pub fn engine() -> Engine<Rules>", |w| {
         w.line(if uses_attacks {
@@ -292,13 +299,13 @@ fn emit_game(
     w.line("");
     let template_names = template_names(game);
     let noting = Noting::of(&tables);
-    emit_dispatch(&mut w, game, &names, &template_names, noting);
+    emit_dispatch(&mut w, &pieces, &names, &template_names, noting);
     w.line("");
     w.line(
         "#[allow(clippy::if_same_then_else, reason = \"rules may do the same in several branches\")]",
     );
     w.block("impl Rules", |w| {
-        for (index, block) in game.templates.iter().enumerate() {
+        for (index, ops) in templates.iter().enumerate() {
             if index > 0 {
                 w.line("");
             }
@@ -309,13 +316,13 @@ fn emit_game(
                 comment_text(file.name()),
                 file.line_column(span.start).line
             ));
-            let run = if block.is_empty() { "_run" } else { "run" };
+            let run = if ops.is_empty() { "_run" } else { "run" };
             w.block(
                 format!(
                     "fn {}(&self, {run}: &mut Run<'_, {}>) -> StepResult",
                     template_names[index], noting.type_name
                 ),
-                |w| emit_templates::emit_template_body(w, block, &names),
+                |w| emit_templates::emit_template_body(w, ops, &names),
             );
         }
     });
@@ -376,27 +383,6 @@ fn identifiers(text: &str) -> BTreeSet<&str> {
         words.insert(&text[start..]);
     }
     words
-}
-
-fn block_attacks(block: &ir::Block) -> bool {
-    block.iter().any(|stmt| match stmt {
-        ir::Stmt::Verify(c) | ir::Stmt::SetAttribute(_, c) | ir::Stmt::SetFlag(_, c) => {
-            cond_attacks(c)
-        }
-        ir::Stmt::SetPositionFlag(_, c, _) => cond_attacks(c),
-        ir::Stmt::If(c, a, b) => cond_attacks(c) || block_attacks(a) || block_attacks(b),
-        ir::Stmt::While(c, body) => cond_attacks(c) || block_attacks(body),
-        _ => false,
-    })
-}
-
-fn cond_attacks(cond: &ir::Cond) -> bool {
-    match cond {
-        ir::Cond::Attacked(..) | ir::Cond::Defended(..) => true,
-        ir::Cond::Not(c) => cond_attacks(c),
-        ir::Cond::And(cs) | ir::Cond::Or(cs) => cs.iter().any(cond_attacks),
-        _ => false,
-    }
 }
 
 /// One namespace of ZRF names, as a module of constants.
@@ -522,19 +508,19 @@ fn template_names(game: &ir::Game) -> Vec<String> {
 /// order the rules list them, each behind the turn's move-type filter.
 fn emit_dispatch(
     w: &mut RustWriter,
-    game: &ir::Game,
+    pieces: &[PieceTemplates],
     names: &Names,
     template_names: &[String],
     noting: Noting,
 ) {
-    let filter = |t: &ir::TemplateUse| names.optional_move_type(t.move_type);
-    let call =
-        |t: &ir::TemplateUse| format!("let _ = self.{}(run);", template_names[t.template.index()]);
-    let pieces_with =
-        |templates: fn(&ir::Piece) -> &[ir::TemplateUse]| -> Vec<(usize, &ir::Piece)> {
-            let pieces = game.pieces.iter().enumerate();
-            pieces.filter(|(_, p)| !templates(p).is_empty()).collect()
-        };
+    let filter = |t: &TemplateUse| names.optional_move_type(t.move_type);
+    let call = |t: &TemplateUse| format!("let _ = self.{}(run);", template_names[t.template]);
+    let pieces_with = |templates: fn(&PieceTemplates) -> &[TemplateUse]| {
+        let pieces = pieces.iter().enumerate();
+        pieces
+            .filter(|(_, p)| !templates(p).is_empty())
+            .collect::<Vec<_>>()
+    };
     let movers = pieces_with(|p| &p.moves);
     let droppers = pieces_with(|p| &p.drops);
     w.block("impl Templates for Rules", |w| {
@@ -637,7 +623,7 @@ impl Noting {
 }
 
 /// Runs of consecutive templates of the same move type: one filter test each.
-fn by_move_type(uses: &[ir::TemplateUse]) -> impl Iterator<Item = &[ir::TemplateUse]> {
+fn by_move_type(uses: &[TemplateUse]) -> impl Iterator<Item = &[TemplateUse]> {
     uses.chunk_by(|a, b| a.move_type == b.move_type)
 }
 
@@ -647,18 +633,18 @@ fn by_move_type(uses: &[ir::TemplateUse]) -> impl Iterator<Item = &[ir::Template
 fn dispatch_arms(
     w: &mut RustWriter,
     scrutinee: &str,
-    pieces: &[(usize, &ir::Piece)],
+    pieces: &[(usize, &PieceTemplates)],
     names: &Names,
-    templates: fn(&ir::Piece) -> &[ir::TemplateUse],
-    emit_group: impl Fn(&mut RustWriter, &[ir::TemplateUse]),
+    templates: fn(&PieceTemplates) -> &[TemplateUse],
+    emit_group: impl Fn(&mut RustWriter, &[TemplateUse]),
 ) {
-    let allows = |group: &[ir::TemplateUse]| {
+    let allows = |group: &[TemplateUse]| {
         format!(
             "filter.allows({})",
             names.optional_move_type(group[0].move_type)
         )
     };
-    let groups_of = |w: &mut RustWriter, piece: &ir::Piece| {
+    let groups_of = |w: &mut RustWriter, piece: &PieceTemplates| {
         for group in by_move_type(templates(piece)) {
             w.block(format!("if {}", allows(group)), |w| emit_group(w, group));
         }

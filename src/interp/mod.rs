@@ -1,23 +1,29 @@
-//! Stage 4a: the reference interpreter. It turns an [`ir::Game`] into the runtime's
-//! [`zrf_runtime::Tables`] and runs its templates by walking the IR, driving the runtime's [`zrf_runtime::Run`]:
-//! every rule primitive is the runtime's, shared with generated code.
+//! Stage 5a: the reference interpreter. It performs a [`lower::Program`]'s operations on
+//! the runtime's [`zrf_runtime::Run`]: every rule primitive is the runtime's, shared with
+//! generated code, and how each statement maps onto it was decided by [`lower`].
 
 use zrf_runtime::{
-    AttackGuard, Engine, Fail, Filter, Kind, Loc, MayNote, Pos, Run, StepResult, Templates,
+    AttackGuard, Engine, Fail, Filter, Kind, MayNote, Pos, Run, StepResult, Templates,
 };
 
-use crate::ir::{self, AddKind, Block, Cond, Dir, GoTarget, Stmt, TablesError};
+use crate::ir;
+use crate::lower::{self, GoTarget, Op, Ops, Program, TablesError, Test};
 
 /// An interpreted game, ready to play.
 pub type Interpreted = Engine<Interpreter>;
 
 /// Builds an engine for a lowered game.
 pub fn engine(game: ir::Game) -> Result<Interpreted, TablesError> {
-    let tables = ir::runtime_tables(&game)?;
+    let Program {
+        tables,
+        templates,
+        pieces,
+    } = lower::lower(&game)?;
     Ok(Engine::new(
         tables,
         Interpreter {
-            game,
+            templates,
+            pieces,
             attack_guard: AttackGuard::default(),
         },
     ))
@@ -27,14 +33,16 @@ pub fn engine(game: ir::Game) -> Result<Interpreted, TablesError> {
 /// engine from it ([`Blueprint::engine`]), since an engine keeps state of its own runs.
 pub struct Blueprint {
     tables: zrf_runtime::Tables,
-    game: ir::Game,
+    templates: Vec<Ops>,
+    pieces: Vec<lower::PieceTemplates>,
 }
 
 impl Blueprint {
     pub fn of(engine: &Interpreted) -> Blueprint {
         Blueprint {
             tables: engine.tables.clone(),
-            game: engine.templates.game.clone(),
+            templates: engine.templates.templates.clone(),
+            pieces: engine.templates.pieces.clone(),
         }
     }
 
@@ -43,16 +51,18 @@ impl Blueprint {
         Engine::new(
             self.tables.clone(),
             Interpreter {
-                game: self.game.clone(),
+                templates: self.templates.clone(),
+                pieces: self.pieces.clone(),
                 attack_guard: AttackGuard::default(),
             },
         )
     }
 }
 
-/// The templates of a game, run by walking the IR.
+/// The templates of a game, run by performing their operations.
 pub struct Interpreter {
-    game: ir::Game,
+    templates: Vec<Ops>,
+    pieces: Vec<lower::PieceTemplates>,
     attack_guard: AttackGuard,
 }
 
@@ -61,155 +71,132 @@ impl Templates for Interpreter {
     type Noting = MayNote;
 
     fn piece_moves(&self, run: &mut Run<'_>, kind: Kind, filter: Filter) {
-        for template in &self.game.pieces[kind as usize].moves {
-            let move_type = template.move_type.map(|t| t.narrow::<u16>());
-            if !filter.allows(move_type) {
+        for template in &self.pieces[kind as usize].moves {
+            if !filter.allows(template.move_type) {
                 continue;
             }
-            run.restart(move_type);
-            let _ = self.block(&self.game.templates[template.template.index()], run);
+            run.restart(template.move_type);
+            let _ = self.ops(&self.templates[template.template], run);
         }
     }
 
     fn drops(&self, run: &mut Run<'_>, kind: Kind, filter: Filter) {
-        for template in &self.game.pieces[kind as usize].drops {
-            let move_type = template.move_type.map(|t| t.narrow::<u16>());
-            if !filter.allows(move_type) {
+        for template in &self.pieces[kind as usize].drops {
+            if !filter.allows(template.move_type) {
                 continue;
             }
             for pos in 0..run.tables.positions.len() as Pos {
-                run.restart_drop_at(pos, move_type);
-                let _ = self.block(&self.game.templates[template.template.index()], run);
+                run.restart_drop_at(pos, template.move_type);
+                let _ = self.ops(&self.templates[template.template], run);
             }
         }
     }
 
     fn has_drops(&self, kind: Kind) -> bool {
-        !self.game.pieces[kind as usize].drops.is_empty()
-    }
-}
-
-fn loc(at: Option<ir::Loc>) -> Loc {
-    match at {
-        None => Loc::Here,
-        Some(ir::Loc::Pos(p)) => Loc::Pos(p.0),
-        Some(ir::Loc::Dir(Dir::Named(d))) => Loc::Dir(d.narrow::<u16>()),
-        Some(ir::Loc::Dir(Dir::Opposite(d))) => Loc::Opposite(d.narrow::<u16>()),
+        !self.pieces[kind as usize].drops.is_empty()
     }
 }
 
 impl Interpreter {
-    fn block(&self, block: &Block, run: &mut Run<'_>) -> StepResult {
-        for stmt in block {
-            self.stmt(stmt, run)?;
+    fn ops(&self, ops: &[Op], run: &mut Run<'_>) -> StepResult {
+        for op in ops {
+            self.op(op, run)?;
         }
         Ok(())
     }
 
-    fn stmt(&self, stmt: &Stmt, run: &mut Run<'_>) -> StepResult {
-        match stmt {
-            Stmt::Step(Dir::Named(d)) => run.step(d.narrow::<u16>())?,
-            Stmt::Step(Dir::Opposite(d)) => run.step_opposite(d.narrow::<u16>())?,
-            Stmt::Jump(p) => run.jump(p.0),
-            Stmt::Verify(c) => {
-                if !self.cond(c, run) {
+    fn op(&self, op: &Op, run: &mut Run<'_>) -> StepResult {
+        match op {
+            Op::Step(d) => run.step(*d)?,
+            Op::StepOpposite(d) => run.step_opposite(*d)?,
+            Op::Jump(p) => run.jump(*p),
+            Op::Verify(test) => {
+                if !self.test(test, run) {
                     return Err(Fail);
                 }
             }
-            Stmt::If(c, then, other) => {
-                if self.cond(c, run) {
-                    self.block(then, run)?;
+            Op::If(test, then, other) => {
+                if self.test(test, run) {
+                    self.ops(then, run)?;
                 } else {
-                    self.block(other, run)?;
+                    self.ops(other, run)?;
                 }
             }
-            Stmt::While(c, body) => {
+            Op::While(test, body) => {
                 let mut iteration = 0;
-                while self.cond(c, run) {
+                while self.test(test, run) {
                     run.loop_guard(&mut iteration)?;
-                    self.block(body, run)?;
+                    self.ops(body, run)?;
                 }
             }
-            Stmt::Mark(None) => run.mark(),
-            Stmt::Mark(Some(at)) => run.mark_at(loc(Some(*at)))?,
-            Stmt::Back => run.back()?,
-            Stmt::Go(target) => match target {
+            Op::Mark => run.mark(),
+            Op::MarkAt(at) => run.mark_at(*at)?,
+            Op::Back => run.back()?,
+            Op::Go(target) => match target {
                 GoTarget::From => run.go_from()?,
                 GoTarget::To => run.go_to()?,
                 GoTarget::Mark => run.go_mark()?,
                 GoTarget::LastFrom => run.go_last_from()?,
                 GoTarget::LastTo => run.go_last_to()?,
             },
-            Stmt::Capture(at) => run.capture(loc(*at))?,
-            Stmt::Create { owner, piece, at } => run.create(
-                owner.map(|p| p.narrow::<u8>()),
-                piece.map(|p| p.narrow::<u16>()),
-                loc(*at),
-            )?,
-            Stmt::ChangeType(piece, at) => run.change_type(piece.narrow::<u16>(), loc(*at))?,
-            Stmt::ChangeOwner(at) => run.change_owner(loc(*at))?,
-            Stmt::Flip(at) => run.flip(loc(*at))?,
-            Stmt::SetAttribute(a, value) => {
-                let value = self.cond(value, run);
-                run.set_attribute(a.narrow::<u8>(), value);
+            Op::Capture(at) => run.capture(*at)?,
+            Op::Create { owner, kind, at } => run.create(*owner, *kind, *at)?,
+            Op::ChangeType(kind, at) => run.change_type(*kind, *at)?,
+            Op::ChangeOwner(at) => run.change_owner(*at)?,
+            Op::Flip(at) => run.flip(*at)?,
+            Op::SetAttribute(attribute, value) => {
+                let value = self.test(value, run);
+                run.set_attribute(*attribute, value);
             }
-            Stmt::SetFlag(f, value) => {
-                let value = self.cond(value, run);
-                run.set_flag(f.index(), value);
+            Op::SetFlag(flag, value) => {
+                let value = self.test(value, run);
+                run.set_flag(*flag, value);
             }
-            Stmt::SetPositionFlag(f, value, at) => {
-                let value = self.cond(value, run);
-                run.set_position_flag(f.index(), value, loc(*at))?;
+            Op::SetPositionFlag(flag, value, at) => {
+                let value = self.test(value, run);
+                run.set_position_flag(*flag, value, *at)?;
             }
-            Stmt::From => run.from()?,
-            Stmt::To => run.to(),
-            Stmt::Cascade => run.cascade()?,
-            Stmt::Add {
-                kind,
+            Op::From => run.from()?,
+            Op::To => run.to(),
+            Op::Cascade => run.cascade()?,
+            Op::Add {
                 promote,
-                continue_with,
-            } => {
-                let promote: Vec<Kind> = promote.iter().map(|p| p.narrow::<u16>()).collect();
-                let copy = matches!(kind, AddKind::AddCopy | AddKind::AddCopyPartial);
-                let partial = matches!(kind, AddKind::AddPartial | AddKind::AddCopyPartial)
-                    .then(|| continue_with.map(|t| t.narrow::<u16>()));
-                run.add(&promote, copy, partial);
-            }
+                placement,
+                continuation,
+            } => run.add(
+                promote,
+                *placement == lower::Placement::Copy,
+                continuation.continue_with(),
+            ),
         }
         Ok(())
     }
 
-    fn cond(&self, cond: &Cond, run: &Run<'_>) -> bool {
-        match cond {
-            Cond::Const(b) => *b,
-            Cond::Not(c) => !self.cond(c, run),
-            Cond::And(cs) => cs.iter().all(|c| self.cond(c, run)),
-            Cond::Or(cs) => cs.iter().any(|c| self.cond(c, run)),
-            Cond::Empty(at) => run.empty(loc(*at)),
-            Cond::Friend(at) => run.friend(loc(*at)),
-            Cond::Enemy(at) => run.enemy(loc(*at)),
-            Cond::Neutral(at) => run.neutral(loc(*at)),
-            Cond::Piece(p, at) => run.piece(p.narrow::<u16>(), loc(*at)),
-            Cond::InZone(z, at) => run.in_zone(z.narrow::<u16>(), loc(*at)),
-            Cond::OnBoard(at) => run.on_board(loc(*at)),
-            Cond::Flag(f) => run.flag(f.index()),
-            Cond::PositionFlag(f, at) => run.position_flag(f.index(), loc(*at)),
-            Cond::Attribute(a, at) => run.attribute(a.narrow::<u8>(), loc(*at)),
-            Cond::LastFrom(at) => run.last_from(loc(*at)),
-            Cond::LastTo(at) => run.last_to(loc(*at)),
-            Cond::AtPosition(p, at) => run.at_position(p.0, loc(*at)),
-            Cond::Marked(at) => run.marked(loc(*at)),
-            Cond::AdjacentToEnemy(at) => run.adjacent_to_enemy(loc(*at)),
-            Cond::GoalPosition(at) => run.goal_position(loc(*at)),
-            Cond::Attacked(t, at) => {
-                let move_type = t.map(|t| t.narrow::<u16>());
+    fn test(&self, test: &Test, run: &Run<'_>) -> bool {
+        match test {
+            Test::Const(b) => *b,
+            Test::Not(t) => !self.test(t, run),
+            Test::And(ts) => ts.iter().all(|t| self.test(t, run)),
+            Test::Or(ts) => ts.iter().any(|t| self.test(t, run)),
+            Test::Empty(at) => run.empty(*at),
+            Test::Friend(at) => run.friend(*at),
+            Test::Enemy(at) => run.enemy(*at),
+            Test::Neutral(at) => run.neutral(*at),
+            Test::Piece(kind, at) => run.piece(*kind, *at),
+            Test::InZone(zone, at) => run.in_zone(*zone, *at),
+            Test::OnBoard(at) => run.on_board(*at),
+            Test::Flag(flag) => run.flag(*flag),
+            Test::PositionFlag(flag, at) => run.position_flag(*flag, *at),
+            Test::Attribute(attribute, at) => run.attribute(*attribute, *at),
+            Test::LastFrom(at) => run.last_from(*at),
+            Test::LastTo(at) => run.last_to(*at),
+            Test::AtPosition(pos, at) => run.at_position(*pos, *at),
+            Test::Marked(at) => run.marked(*at),
+            Test::AdjacentToEnemy(at) => run.adjacent_to_enemy(*at),
+            Test::GoalPosition(at) => run.goal_position(*at),
+            Test::Attacked { move_type, at, by } => {
                 self.attack_guard
-                    .attacked(self, run, move_type, loc(*at), false)
-            }
-            Cond::Defended(t, at) => {
-                let move_type = t.map(|t| t.narrow::<u16>());
-                self.attack_guard
-                    .attacked(self, run, move_type, loc(*at), true)
+                    .attacked(self, run, *move_type, *at, by.by_friend())
             }
         }
     }

@@ -14,11 +14,8 @@
 
 mod dump;
 pub mod fold;
-mod reach;
-mod tables;
 
 pub use dump::dump;
-pub use tables::{runtime_tables, TablesError, MAX_ATTRIBUTES};
 
 use crate::source::Span;
 
@@ -34,7 +31,7 @@ macro_rules! id_type {
             }
 
             /// The number as the runtime's narrower index type. The checker refuses
-            /// games with more names than those types hold (`zrf_runtime::limits`), so
+            /// games with more names than those types hold (the runtime's limits), so
             /// this never fails on a checked game; a failure is a bug, never aliasing.
             pub fn narrow<T: TryFrom<u32>>(self) -> T {
                 match T::try_from(self.0) {

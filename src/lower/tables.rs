@@ -9,7 +9,7 @@ use zrf_runtime::{
 
 use crate::ir;
 
-pub use zrf_runtime::limits::MAX_ATTRIBUTES;
+use zrf_runtime::limits::MAX_ATTRIBUTES;
 
 /// Why a lowered game cannot be played: limits of the runtime.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
