@@ -4,9 +4,9 @@
 //! come folded ([`crate::ir::fold`]); the known conditions left (a `verify` that always
 //! fails, a loop that never ends) print as such.
 
-use zrf_runtime::Loc;
+use zrf_runtime::{Attackers, Continuation, Loc, Placement};
 
-use crate::lower::{GoTarget, Op, Placement, Test};
+use crate::lower::{GoTarget, Op, Test};
 
 use super::writer::RustWriter;
 use super::Names;
@@ -141,14 +141,19 @@ impl Emitter<'_> {
                     .iter()
                     .map(|k| format!("kind::{}", names.kind(*k)))
                     .collect();
-                let copy = *placement == Placement::Copy;
-                let partial = continuation
-                    .continue_with()
-                    .map_or("None".to_string(), |continue_with| {
-                        format!("Some({})", names.optional_move_type(continue_with))
-                    });
+                let placement = match placement {
+                    Placement::Move => "Placement::Move",
+                    Placement::Copy => "Placement::Copy",
+                };
+                let continuation = match continuation {
+                    Continuation::Complete => "Continuation::Complete".to_string(),
+                    Continuation::Partial(move_type) => format!(
+                        "Continuation::Partial({})",
+                        names.optional_move_type(*move_type)
+                    ),
+                };
                 w.line(format!(
-                    "run.add(&[{}], {copy}, {partial});",
+                    "run.add(&[{}], {placement}, {continuation});",
                     promote.join(", ")
                 ));
             }
@@ -255,10 +260,13 @@ impl Emitter<'_> {
             Test::AdjacentToEnemy(l) => at("adjacent_to_enemy", l),
             Test::GoalPosition(l) => at("goal_position", l),
             Test::Attacked { move_type, at, by } => atom(format!(
-                "self.attack_guard.attacked(self, run, {}, {}, {})",
+                "self.attack_guard.attacked(self, run, {}, {}, Attackers::{})",
                 names.optional_move_type(*move_type),
                 self.loc(*at),
-                by.by_friend()
+                match by {
+                    Attackers::Enemy => "Enemy",
+                    Attackers::Friends => "Friends",
+                }
             )),
         }
     }

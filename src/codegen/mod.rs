@@ -210,6 +210,8 @@ impl Names {
 /// Runtime items generated code may use; only those the code names are imported.
 const RUNTIME_ITEMS: &[&str] = &[
     "AttackGuard",
+    "Attackers",
+    "Continuation",
     "Derived",
     "Dir",
     "Engine",
@@ -229,6 +231,7 @@ const RUNTIME_ITEMS: &[&str] = &[
     "PieceInfo",
     "PieceRef",
     "Place",
+    "Placement",
     "Player",
     "PlayerIx",
     "Pos",

@@ -163,11 +163,7 @@ impl Interpreter {
                 promote,
                 placement,
                 continuation,
-            } => run.add(
-                promote,
-                *placement == lower::Placement::Copy,
-                continuation.continue_with(),
-            ),
+            } => run.add(promote, *placement, *continuation),
         }
         Ok(())
     }
@@ -195,8 +191,7 @@ impl Interpreter {
             Test::AdjacentToEnemy(at) => run.adjacent_to_enemy(*at),
             Test::GoalPosition(at) => run.goal_position(*at),
             Test::Attacked { move_type, at, by } => {
-                self.attack_guard
-                    .attacked(self, run, *move_type, *at, by.by_friend())
+                self.attack_guard.attacked(self, run, *move_type, *at, *by)
             }
         }
     }

@@ -14,7 +14,7 @@ use crate::ir;
 
 pub use crate::ir::GoTarget;
 
-pub use ops::{Attackers, Continuation, Op, Ops, Placement, Test};
+pub use ops::{Op, Ops, Test};
 pub use tables::{runtime_tables, TablesError};
 
 /// A game ready to run or to print.

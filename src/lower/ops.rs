@@ -4,7 +4,7 @@
 //! are taken here once; the interpreter then only performs the calls and the code
 //! generator only prints them.
 
-use zrf_runtime::{Dir, Kind, Loc, MoveType, PlayerIx, Pos};
+use zrf_runtime::{Attackers, Continuation, Dir, Kind, Loc, MoveType, Placement, PlayerIx, Pos};
 
 use crate::ir::{self, AddKind, Block, Cond, GoTarget, Stmt};
 
@@ -56,46 +56,6 @@ pub enum Op {
         placement: Placement,
         continuation: Continuation,
     },
-}
-
-/// Whether an added step moves the piece or leaves a copy behind (`add-copy`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Placement {
-    Move,
-    Copy,
-}
-
-/// Whether an added step ends the turn or is partial (`add-partial`), continued by the
-/// same piece with moves of a type (`None`: its untyped templates).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Continuation {
-    Complete,
-    Partial(Option<MoveType>),
-}
-
-impl Continuation {
-    /// The runtime's argument: `Some(continue_with)` for a partial step.
-    pub fn continue_with(self) -> Option<Option<MoveType>> {
-        match self {
-            Continuation::Complete => None,
-            Continuation::Partial(move_type) => Some(move_type),
-        }
-    }
-}
-
-/// Whose moves an attack test tries: the enemy's (`attacked?`) or the mover's own
-/// (`defended?`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Attackers {
-    Enemy,
-    Friends,
-}
-
-impl Attackers {
-    /// The runtime's argument: whether the mover's own pieces attack.
-    pub fn by_friend(self) -> bool {
-        self == Attackers::Friends
-    }
 }
 
 /// A condition as the runtime tests it.

@@ -141,11 +141,11 @@ fn a_chain_of_tests_in_else_branches_is_emitted_flat() {
         [
             "run.step(dir::N)?;",
             "if run.piece(kind::X, Loc::Here) {",
-            "run.add(&[], false, None);",
+            "run.add(&[], Placement::Move, Continuation::Complete);",
             "} else if run.piece(kind::Y, Loc::Here) {",
-            "run.add(&[kind::Y], false, None);",
+            "run.add(&[kind::Y], Placement::Move, Continuation::Complete);",
             "} else if run.empty(Loc::Here) {",
-            "run.add(&[], false, None);",
+            "run.add(&[], Placement::Move, Continuation::Complete);",
             "}",
         ]
     );

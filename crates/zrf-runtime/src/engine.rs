@@ -1179,16 +1179,26 @@ pub struct AttackGuard {
     depth: Cell<u8>,
 }
 
+/// Whose moves an attack test tries: the enemy's (`attacked?`) or the mover's own
+/// (`defended?`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attackers {
+    /// Every other player who takes turns.
+    Enemy,
+    /// The mover.
+    Friends,
+}
+
 impl AttackGuard {
-    /// Could some move of the enemy (`by_friend`: of the mover), of the given move type,
-    /// capture a piece standing on `at`?
+    /// Could some move of the `attackers`, of the given move type, capture a piece
+    /// standing on `at`?
     pub fn attacked<T: Templates + ?Sized>(
         &self,
         templates: &T,
         run: &Run<'_, T::Noting>,
         move_type: Option<MoveType>,
         at: Loc,
-        by_friend: bool,
+        attackers: Attackers,
     ) -> bool {
         let target = run.resolve(at);
         if target == NO_POS || self.depth.get() > 0 {
@@ -1211,12 +1221,9 @@ impl AttackGuard {
         self.depth.set(1);
         let gen = Gen { tables, templates };
         let found = (0..tables.players.len() as PlayerIx)
-            .filter(|&p| {
-                if by_friend {
-                    p == mover
-                } else {
-                    p != mover && tables.is_active(p)
-                }
+            .filter(|&p| match attackers {
+                Attackers::Friends => p == mover,
+                Attackers::Enemy => p != mover && tables.is_active(p),
             })
             .any(|side| {
                 let turn = Turn {

@@ -34,13 +34,13 @@ mod tables;
 mod tests;
 mod turn;
 
-pub use engine::{AttackGuard, Engine, Game, Gen, MoveTraits, Outcome, Templates};
+pub use engine::{AttackGuard, Attackers, Engine, Game, Gen, MoveTraits, Outcome, Templates};
 pub use notation::{notation, printable, reorders_text, saved_game, step_notation, turn_records};
 pub use random::{mix, Fnv1a, SplitMix64, Zobrist};
 pub use reach::{Reach, ReachToward};
 pub use run::{
-    move_list_cut_short, Fail, Footprint, Loc, MayNote, NeverNote, NoteReads, Run, RunCore,
-    StepResult, Steps, MAX_LIST_MOVES, MAX_LIST_WORK, MAX_LOOP,
+    move_list_cut_short, Continuation, Fail, Footprint, Loc, MayNote, NeverNote, NoteReads,
+    Placement, Run, RunCore, StepResult, Steps, MAX_LIST_MOVES, MAX_LIST_WORK, MAX_LOOP,
 };
 pub use state::{Change, Changes, Piece, Snapshot, State, Step};
 pub use tables::{

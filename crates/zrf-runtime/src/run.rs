@@ -27,6 +27,36 @@ pub struct Fail;
 /// What a navigation or an effect returns: `Err` fails the template run.
 pub type StepResult = Result<(), Fail>;
 
+/// Whether a step [`Run::add`] makes moves the piece or leaves a copy of it behind
+/// (`add-copy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// The piece leaves its square.
+    Move,
+    /// The piece stays, and a copy goes.
+    Copy,
+}
+
+/// Whether a step [`Run::add`] makes ends the turn or is partial (`add-partial`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Continuation {
+    /// The step completes the turn.
+    Complete,
+    /// The same piece may continue with moves of this type (`None`: its untyped
+    /// templates).
+    Partial(Option<MoveType>),
+}
+
+impl Continuation {
+    /// As [`Step::continue_with`] keeps it.
+    pub fn continue_with(self) -> Option<Option<MoveType>> {
+        match self {
+            Continuation::Complete => None,
+            Continuation::Partial(move_type) => Some(move_type),
+        }
+    }
+}
+
 /// Where a predicate looks or an effect applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loc {
@@ -1150,12 +1180,13 @@ impl<'a> RunCore<'a> {
     }
 
     /// `add` and its family: one step per promotion choice (or one, with `promote`
-    /// empty); `copy` leaves the piece on its square too; `continue_with` makes the step
-    /// partial.
+    /// empty), moving the piece or leaving a copy of it ([`Placement`]), ending the turn
+    /// or partial ([`Continuation`]).
     #[inline]
-    pub fn add(&mut self, promote: &[Kind], copy: bool, continue_with: Option<Option<MoveType>>) {
-        if let (true, [], false, Some((_, Some(from)))) =
-            (self.pending.is_empty(), promote, copy, self.held)
+    pub fn add(&mut self, promote: &[Kind], placement: Placement, continuation: Continuation) {
+        let continue_with = continuation.continue_with();
+        if let (true, [], Placement::Move, Some((_, Some(from)))) =
+            (self.pending.is_empty(), promote, placement, self.held)
         {
             // Most steps move one piece and do nothing else: no pending change to order
             // the movement among.
@@ -1178,7 +1209,7 @@ impl<'a> RunCore<'a> {
             }
             return;
         }
-        self.add_with_changes(promote, copy, continue_with);
+        self.add_with_changes(promote, placement, continue_with);
     }
 
     /// [`Run::add`] of any other step (pending changes, promotions, copies, drops): out
@@ -1187,7 +1218,7 @@ impl<'a> RunCore<'a> {
     fn add_with_changes(
         &mut self,
         promote: &[Kind],
-        copy: bool,
+        placement: Placement,
         continue_with: Option<Option<MoveType>>,
     ) {
         // Copied change by change, not moved as a whole: the pending changes were just
@@ -1199,10 +1230,9 @@ impl<'a> RunCore<'a> {
         let (from, dest) = match self.held {
             Some((piece, origin)) => {
                 let dest = self.pos;
-                let movement = if copy {
-                    Change::Place { pos: dest, piece }
-                } else {
-                    self.movement(piece, origin, dest)
+                let movement = match placement {
+                    Placement::Copy => Change::Place { pos: dest, piece },
+                    Placement::Move => self.movement(piece, origin, dest),
                 };
                 // After the movements already made with `to` and `cascade`.
                 let at = changes

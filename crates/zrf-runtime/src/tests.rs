@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use crate::state::{Change, History, Piece, State, Step};
 use crate::tables::{Derived, Options, PieceInfo, Player, Tables, Turn, NO_POS};
-use crate::{Footprint, Loc, NeverNote, Run, Steps, Zobrist};
+use crate::{Continuation, Footprint, Loc, NeverNote, Placement, Run, Steps, Zobrist};
 
 fn row(squares: u32) -> Tables {
     let mut links = Vec::new();
@@ -205,9 +205,9 @@ fn templates_see_the_board_before_the_move_and_adds_drop_earlier_effects() {
     assert!(run.step(0).is_ok());
     assert!(!run.empty(Loc::Here));
     assert!(run.step(0).is_ok());
-    run.add(&[], false, None);
+    run.add(&[], Placement::Move, Continuation::Complete);
     assert!(run.step(0).is_ok());
-    run.add(&[], false, None);
+    run.add(&[], Placement::Move, Continuation::Complete);
     // The mover is still on its square while the template runs.
     assert!(run.friend(Loc::Pos(0)));
     let changes: Vec<&[Change]> = out.iter().map(|s| &s.changes[..]).collect();
@@ -314,14 +314,14 @@ fn an_attack_probe_keeps_only_steps_that_hit_its_targets() {
     let mut out = Steps::hitting(&[2]);
     let mut run: Run<'_> = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
     assert!(run.step(0).is_ok());
-    run.add(&[], false, None); // to p1: quiet, dropped
+    run.add(&[], Placement::Move, Continuation::Complete); // to p1: quiet, dropped
     assert!(run.step(0).is_ok());
-    run.add(&[], false, None); // to p2: onto the target, kept
+    run.add(&[], Placement::Move, Continuation::Complete); // to p2: onto the target, kept
     assert!(run.capture(Loc::Pos(2)).is_ok());
     assert!(run.step(0).is_ok());
-    run.add(&[], false, None); // to p3 capturing p2: kept
+    run.add(&[], Placement::Move, Continuation::Complete); // to p3 capturing p2: kept
     assert!(run.step(0).is_ok());
-    run.add(&[], false, Some(None)); // to p4, partial: kept, its continuation might hit
+    run.add(&[], Placement::Move, Continuation::Partial(None)); // to p4, partial: kept, its continuation might hit
     let kept: Vec<u32> = out.iter().map(|s| s.to).collect();
     assert_eq!(kept, [2, 3, 4]);
 }
@@ -436,7 +436,7 @@ fn a_restart_forgets_what_the_template_before_left_behind() {
             "{what}: `from` is the start"
         );
         assert!(run.step(0).is_ok());
-        run.add(&[], false, None);
+        run.add(&[], Placement::Move, Continuation::Complete);
         drop(run);
         let changes: Vec<Vec<Change>> = out.iter().map(|s| s.changes.to_vec()).collect();
         assert_eq!(changes, [vec![Change::Move { from: 0, to: 1 }]], "{what}");
