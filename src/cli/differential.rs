@@ -20,7 +20,8 @@ use super::FrontEndArgs;
 use crate::build::{manifest, write_if_changed, PackageOptions, RuntimeDependency};
 use crate::codegen::{self, CodegenOptions};
 use crate::frontend::{self, FrontEndOptions};
-use crate::ir::{self, Cond, Stmt};
+use crate::ir::visit::Node;
+use crate::ir::{self, Stmt};
 use crate::source::SourceMap;
 use crate::syntax::FsLoader;
 
@@ -556,42 +557,22 @@ fn goal_constructs(cond: &ir::GoalCond, found: &mut BTreeSet<String>) {
 }
 
 fn block_constructs(block: &ir::Block, found: &mut BTreeSet<String>) {
-    for stmt in block {
-        let name = format!("{stmt:?}");
-        let variant = name.split([' ', '(', '{']).next().unwrap_or_default();
-        found.insert(format!("stmt {variant}"));
-        match stmt {
-            Stmt::Add { kind, promote, .. } => {
+    let variant_of = |debug: String| {
+        let variant = debug.split([' ', '(', '{']).next().unwrap_or_default();
+        variant.to_string()
+    };
+    ir::visit::walk(block, &mut |node| match node {
+        Node::Stmt(stmt) => {
+            found.insert(format!("stmt {}", variant_of(format!("{stmt:?}"))));
+            if let Stmt::Add { kind, promote, .. } = stmt {
                 found.insert(format!("add {kind:?}"));
                 if !promote.is_empty() {
                     found.insert("add promote".to_string());
                 }
             }
-            Stmt::Verify(c) | Stmt::SetAttribute(_, c) | Stmt::SetFlag(_, c) => {
-                cond_constructs(c, found)
-            }
-            Stmt::SetPositionFlag(_, c, _) => cond_constructs(c, found),
-            Stmt::If(c, a, b) => {
-                cond_constructs(c, found);
-                block_constructs(a, found);
-                block_constructs(b, found);
-            }
-            Stmt::While(c, body) => {
-                cond_constructs(c, found);
-                block_constructs(body, found);
-            }
-            _ => {}
         }
-    }
-}
-
-fn cond_constructs(cond: &Cond, found: &mut BTreeSet<String>) {
-    let name = format!("{cond:?}");
-    let variant = name.split([' ', '(', '{']).next().unwrap_or_default();
-    found.insert(format!("cond {variant}"));
-    match cond {
-        Cond::Not(c) => cond_constructs(c, found),
-        Cond::And(cs) | Cond::Or(cs) => cs.iter().for_each(|c| cond_constructs(c, found)),
-        _ => {}
-    }
+        Node::Cond(cond) => {
+            found.insert(format!("cond {}", variant_of(format!("{cond:?}"))));
+        }
+    });
 }

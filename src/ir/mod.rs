@@ -14,6 +14,7 @@
 
 mod dump;
 pub mod fold;
+pub mod visit;
 
 pub use dump::dump;
 

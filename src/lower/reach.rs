@@ -237,22 +237,8 @@ impl Walker<'_> {
 }
 
 fn asks_attacked(block: &Block) -> bool {
-    fn cond(c: &Cond) -> bool {
-        match c {
-            Cond::Attacked(..) | Cond::Defended(..) => true,
-            Cond::Not(c) => cond(c),
-            Cond::And(cs) | Cond::Or(cs) => cs.iter().any(cond),
-            _ => false,
-        }
-    }
-    block.iter().any(|stmt| match stmt {
-        Stmt::Verify(c)
-        | Stmt::SetAttribute(_, c)
-        | Stmt::SetFlag(_, c)
-        | Stmt::SetPositionFlag(_, c, _) => cond(c),
-        Stmt::If(c, then, other) => cond(c) || asks_attacked(then) || asks_attacked(other),
-        Stmt::While(c, body) => cond(c) || asks_attacked(body),
-        _ => false,
+    ir::visit::any_cond(block, |c| {
+        matches!(c, Cond::Attacked(..) | Cond::Defended(..))
     })
 }
 
