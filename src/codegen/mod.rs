@@ -13,8 +13,6 @@ mod emit_templates;
 mod names;
 mod writer;
 
-use std::collections::BTreeSet;
-
 use crate::ir;
 use crate::lower::{self, PieceTemplates, Program, TablesError, TemplateUse, Test};
 use crate::source::SourceMap;
@@ -207,46 +205,6 @@ impl Names {
     }
 }
 
-/// Runtime items generated code may use; only those the code names are imported.
-const RUNTIME_ITEMS: &[&str] = &[
-    "AttackGuard",
-    "Attackers",
-    "Continuation",
-    "Derived",
-    "Dir",
-    "Engine",
-    "Fail",
-    "Filter",
-    "Goal",
-    "GoalCond",
-    "GoalKind",
-    "Kind",
-    "Loc",
-    "MayNote",
-    "MoveType",
-    "NO_POS",
-    "NeverNote",
-    "Options",
-    "PassTurn",
-    "PieceInfo",
-    "PieceRef",
-    "Place",
-    "Placement",
-    "Player",
-    "PlayerIx",
-    "Pos",
-    "Reach",
-    "Run",
-    "Setup",
-    "State",
-    "StepResult",
-    "Steps",
-    "Tables",
-    "Templates",
-    "Turn",
-    "Zobrist",
-];
-
 fn emit_game(
     out: &mut RustWriter,
     game: &ir::Game,
@@ -330,62 +288,14 @@ fn emit_game(
         }
     });
     let body = w.finish();
-    let used = identifiers(&body);
-    let imports: Vec<&str> = RUNTIME_ITEMS
-        .iter()
-        .copied()
-        .filter(|item| used.contains(*item))
-        .collect();
-    out.enclosed(format!("use {}::{{", options.runtime_path), "};", |w| {
-        w.wrapped_list(imports.iter().map(|i| i.to_string()), 8);
-    });
+    // The runtime's prelude is the list of what generated code may name: nothing to
+    // work out per game.
+    out.line(format!("use {}::prelude::*;", options.runtime_path));
     out.line("");
     for line in body.lines() {
         out.line(line);
     }
     Ok(())
-}
-
-/// Every identifier-like word of `text`, Rust code, outside its string literals and
-/// comments (the rules' prose is emitted as strings and may name anything).
-fn identifiers(text: &str) -> BTreeSet<&str> {
-    let mut words = BTreeSet::new();
-    let mut word_start = None;
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        if c.is_ascii_alphanumeric() || c == '_' {
-            word_start.get_or_insert(at);
-            continue;
-        }
-        if let Some(start) = word_start.take() {
-            words.insert(&text[start..at]);
-        }
-        match c {
-            '"' => {
-                while let Some((_, c)) = chars.next() {
-                    match c {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '"' => break,
-                        _ => {}
-                    }
-                }
-            }
-            '/' if chars.peek().is_some_and(|&(_, next)| next == '/') => {
-                for (_, c) in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    if let Some(start) = word_start {
-        words.insert(&text[start..]);
-    }
-    words
 }
 
 /// One namespace of ZRF names, as a module of constants.

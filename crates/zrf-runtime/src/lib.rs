@@ -82,6 +82,18 @@ macro_rules! include_game {
     };
 }
 
+/// What generated code names, imported whole by every generated module
+/// (`use zrf_runtime::prelude::*;`): the runtime's items a compiled game's tables and
+/// templates are written with.
+pub mod prelude {
+    pub use crate::{
+        AttackGuard, Attackers, Continuation, Derived, Dir, Engine, Fail, Filter, Goal, GoalCond,
+        GoalKind, Kind, Loc, MayNote, MoveType, NeverNote, Options, PassTurn, PieceInfo, PieceRef,
+        Place, Placement, Player, PlayerIx, Pos, Reach, Run, Setup, StepResult, Tables, Templates,
+        Turn, Zobrist, NO_POS,
+    };
+}
+
 /// How large a game the runtime plays: the compiler refuses larger ones with a
 /// diagnostic naming the limit, so that no index is ever narrowed into another and no
 /// table outgrows memory.
