@@ -1,7 +1,7 @@
-//! Stage 4b: code generation. A lowered game becomes readable Rust implementing the
-//! runtime's [`zrf_runtime::Templates`]: its [`zrf_runtime::Tables`] as data, each
-//! template as straight-line calls to the runtime primitives the interpreter also uses,
-//! and a name module per ZRF namespace. No IO happens here: the CLI and the build.rs API
+//! Stage 5b: code generation. A game's [`crate::lower::Program`] becomes readable Rust
+//! implementing the runtime's [`zrf_runtime::Templates`]: its [`zrf_runtime::Tables`] as
+//! data, each template's operations printed as the calls of the runtime primitives the
+//! interpreter performs, and a name module per ZRF namespace. No IO happens here: the CLI and the build.rs API
 //! decide where the text goes.
 //!
 //! Output is deterministic (same input, same bytes), every ZRF name passes through one

@@ -1,4 +1,4 @@
-//! Stage 5: the executor-neutral program of a checked game, what both executors take:
+//! Stage 4: the executor-neutral program of a checked game, what both executors take:
 //! the runtime's static [`Tables`] and the folded templates as runtime operations
 //! ([`ops`]). The interpreter performs the operations and the code generator prints
 //! them, so how the IR maps onto the runtime is decided here once, and the IR itself
