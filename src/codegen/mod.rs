@@ -14,7 +14,7 @@ mod names;
 mod writer;
 
 use crate::ir;
-use crate::lower::{self, PieceTemplates, Program, TablesError, TemplateUse, Test};
+use crate::lower::{self, PieceTemplates, Program, TablesError, TemplateUse};
 use crate::source::SourceMap;
 
 pub use names::{sanitise, Case, Namer};
@@ -237,9 +237,7 @@ fn emit_game(
     emit_name_modules(&mut w, game, &names);
     emit_tables::emit_tables(&mut w, &tables, &names);
     w.line("");
-    let uses_attacks = templates
-        .iter()
-        .any(|ops| lower::ops::any_test(ops, &|t| matches!(t, Test::Attacked { .. })));
+    let uses_attacks = ir::visit::asks_attacked(&game.templates);
     w.line("/// The game, ready to play.");
     w.block("pub fn engine() -> Engine<Rules>", |w| {
         w.line(if uses_attacks {

@@ -54,3 +54,13 @@ pub fn any_cond(block: &Block, wanted: impl Fn(&Cond) -> bool) -> bool {
     });
     found
 }
+
+/// Whether some template of a game asks whether a square is attacked or defended (the
+/// engine then needs an attack guard, and the reach analysis is worth making).
+pub fn asks_attacked(templates: &[Block]) -> bool {
+    templates.iter().any(|block| {
+        any_cond(block, |c| {
+            matches!(c, Cond::Attacked(..) | Cond::Defended(..))
+        })
+    })
+}

@@ -89,29 +89,6 @@ pub enum Test {
     },
 }
 
-/// Whether some test of `ops` (at any depth) satisfies `wanted`.
-pub fn any_test(ops: &[Op], wanted: &impl Fn(&Test) -> bool) -> bool {
-    fn test_has(test: &Test, wanted: &impl Fn(&Test) -> bool) -> bool {
-        wanted(test)
-            || match test {
-                Test::Not(inner) => test_has(inner, wanted),
-                Test::And(tests) | Test::Or(tests) => tests.iter().any(|t| test_has(t, wanted)),
-                _ => false,
-            }
-    }
-    ops.iter().any(|op| match op {
-        Op::Verify(test)
-        | Op::SetAttribute(_, test)
-        | Op::SetFlag(_, test)
-        | Op::SetPositionFlag(_, test, _) => test_has(test, wanted),
-        Op::If(test, then, other) => {
-            test_has(test, wanted) || any_test(then, wanted) || any_test(other, wanted)
-        }
-        Op::While(test, body) => test_has(test, wanted) || any_test(body, wanted),
-        _ => false,
-    })
-}
-
 /// The operations of a (folded) template body.
 pub fn lower_block(block: &Block) -> Ops {
     block.iter().map(lower_stmt).collect()

@@ -7,7 +7,7 @@
 use rustc_hash::FxHashSet;
 use zrf_runtime::{Reach, Tables, NO_POS};
 
-use crate::ir::{self, AddKind, Block, Cond, Dir, GoTarget, Stmt};
+use crate::ir::{self, AddKind, Block, Dir, GoTarget, Stmt};
 
 /// Most bitset words worth emitting and keeping (a 512 KiB table); larger games get no
 /// reach and test every piece.
@@ -20,7 +20,7 @@ const MAX_WORK: usize = 20_000_000;
 /// piece is attacked (no `checkmated` goal, no `attacked?` or `defended?`), or is too
 /// large.
 pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
-    if !tables.has_royal_kinds() && !game.templates.iter().any(asks_attacked) {
+    if !tables.has_royal_kinds() && !ir::visit::asks_attacked(&game.templates) {
         return None;
     }
     let players = tables.players.len();
@@ -234,12 +234,6 @@ impl Walker<'_> {
                 .map_or(NO_POS, |o| self.tables.link(pos, o)),
         }
     }
-}
-
-fn asks_attacked(block: &Block) -> bool {
-    ir::visit::any_cond(block, |c| {
-        matches!(c, Cond::Attacked(..) | Cond::Defended(..))
-    })
 }
 
 fn with_each(
