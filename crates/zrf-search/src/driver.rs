@@ -126,7 +126,7 @@ pub fn bench<T: Templates>(engine: &Engine<T>, seconds: f64) -> String {
 pub fn describe_eval<T: Templates>(engine: &Engine<T>) -> String {
     let eval = RulesEval::new(engine);
     let mut text = format!(
-        "{}\nsearch: {} ({})\n{:<20} {:>8} {:>9} {:>10}  notes\n",
+        "{}\nsearch: {} ({})\n",
         zrf_runtime::printable(&engine.tables.title),
         Algorithm::for_game(&eval),
         if eval.is_placement_game() {
@@ -134,11 +134,17 @@ pub fn describe_eval<T: Templates>(engine: &Engine<T>) -> String {
         } else {
             "pieces move"
         },
-        "piece",
-        "value",
-        "mobility",
-        "promotes"
     );
+    if eval.rollouts() > 0 {
+        text.push_str(&format!(
+            "rollouts: each position alpha-beta judges also scores {} random games from it\n",
+            eval.rollouts()
+        ));
+    }
+    text.push_str(&format!(
+        "{:<20} {:>8} {:>9} {:>10}  notes\n",
+        "piece", "value", "mobility", "promotes"
+    ));
     for (kind, report) in eval.report().iter().enumerate() {
         let mut notes = Vec::new();
         if report.royal {

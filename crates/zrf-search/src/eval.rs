@@ -15,11 +15,18 @@
 //! goal is to lose pieces; a large value on pieces whose loss decides the game
 //! (`captured`, `pieces-remaining` of one type), and a high one on pieces a player
 //! wins by collecting (a winning `pieces-remaining N` of one type, N above zero).
+//!
+//! Placement games (every piece only enters by drops) add the results of a few random
+//! games played on from the position ([`RulesEval::rollouts`]): there, what stands on
+//! the board says little of how the game ends (a flip or a line decides it), and the
+//! ends of random games from a position measure it where counting pieces does not.
+//! Only where random games end: a few from the start, seeded, must mostly end within
+//! the rollouts' cut, or a rollout would cost a long game and tell nothing.
 
 use smallvec::{smallvec, SmallVec};
 use zrf_runtime::{
-    Engine, Game, GoalCond, GoalKind, Kind, Piece, PieceRef, Place, PlayerIx, Pos, State, Tables,
-    Templates, NO_POS,
+    mix, Engine, Game, GoalCond, GoalKind, Kind, Outcome, Piece, PieceRef, Place, PlayerIx, Pos,
+    SplitMix64, State, Tables, Templates, NO_POS,
 };
 
 /// Judges positions for a search.
@@ -52,6 +59,16 @@ const STILL_PIECE_VALUE: i32 = 100;
 const DECISIVE_FACTOR: i32 = 20;
 /// Times the largest value that a piece the player wins by collecting is worth.
 const COLLECTED_FACTOR: i32 = 3;
+/// Random games per position judged by rollouts (placement games).
+const PLACEMENT_ROLLOUTS: u32 = 2;
+/// Turns of a rollout before it is cut (and counts as even).
+const ROLLOUT_PLIES: usize = 200;
+/// Random games from the start played to tell whether random games end (three of the
+/// four must, within [`ROLLOUT_PLIES`]).
+const ROLLOUT_PROBES: u64 = 4;
+/// The worth of a rollout won for sure, in the evaluation's units: ten pawns, so that
+/// rollouts decide between positions whose material differs by less.
+const ROLLOUT_WEIGHT: f64 = 1000.0;
 /// The score of an alignment with `k` of its squares filled, by `k`.
 const LINE_WEIGHTS: [i32; 8] = [0, 2, 12, 60, 250, 700, 1200, 1600];
 
@@ -75,6 +92,8 @@ pub struct RulesEval {
     lines: Vec<Line>,
     /// Whether every piece type only enters by drops: placement and connection games.
     placement_only: bool,
+    /// Random games played on from each evaluated position (see the module's doc).
+    rollouts: u32,
     /// Per piece type, the counts it was valued from (for `zrfc eval`).
     report: Vec<KindReport>,
 }
@@ -235,6 +254,11 @@ impl RulesEval {
             material_sign,
             lines: alignment_lines(tables),
             placement_only,
+            rollouts: if placement_only && random_games_end(engine) {
+                PLACEMENT_ROLLOUTS
+            } else {
+                0
+            },
             report,
         }
     }
@@ -253,6 +277,18 @@ impl RulesEval {
         if let Some(v) = self.hand_values.get_mut(kind as usize) {
             *v = value;
         }
+    }
+
+    /// Random games played on from each evaluated position: [`PLACEMENT_ROLLOUTS`] in
+    /// placement games, none in others.
+    pub fn rollouts(&self) -> u32 {
+        self.rollouts
+    }
+
+    /// Sets how many random games are played on from each evaluated position (0: none;
+    /// more judge better and search less deep).
+    pub fn set_rollouts(&mut self, rollouts: u32) {
+        self.rollouts = rollouts;
     }
 
     /// How each piece type was valued, in type order.
@@ -319,11 +355,69 @@ impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
             others += scores[p as usize];
             count += 1;
         }
-        if count == 0 {
-            return own;
-        }
-        own - others / count
+        let standing = if count == 0 {
+            own
+        } else {
+            own - others / count
+        };
+        standing + self.rollout_score(engine, state, player)
     }
+}
+
+impl RulesEval {
+    /// The mean result for `player` of [`RulesEval::rollouts`] random games from
+    /// `state` (a win 1, a loss -1, a draw or a cut game 0), in the evaluation's units.
+    /// Seeded by the position: a position always scores the same, and searches stay
+    /// reproducible.
+    fn rollout_score<T: Templates>(
+        &self,
+        engine: &Engine<T>,
+        state: &State,
+        player: PlayerIx,
+    ) -> i32 {
+        if self.rollouts == 0 {
+            return 0;
+        }
+        let key = engine.search_key(state);
+        let total: i32 = (0..self.rollouts)
+            .map(
+                |round| match rollout(engine, state, mix(key ^ u64::from(round))) {
+                    Some(Outcome::Win(p)) if p == player => 1,
+                    Some(Outcome::Loss(p)) if p != player => 1,
+                    Some(Outcome::Draw) | None => 0,
+                    Some(_) => -1,
+                },
+            )
+            .sum();
+        (ROLLOUT_WEIGHT * f64::from(total) / f64::from(self.rollouts)).round() as i32
+    }
+}
+
+/// How a random game from `state` seeded with `seed` ends, `None` when it is cut after
+/// [`ROLLOUT_PLIES`] turns.
+fn rollout<T: Templates>(engine: &Engine<T>, state: &State, seed: u64) -> Option<Outcome> {
+    let mut rng = SplitMix64::new(seed);
+    let (mut here, mut next) = (state.clone(), state.clone());
+    let mut moves = Vec::new();
+    for _ in 0..ROLLOUT_PLIES {
+        let choice = engine.random_move(&here, &mut rng, &mut moves);
+        if let Some(outcome) = engine.outcome(&here, choice.as_slice()) {
+            return Some(outcome);
+        }
+        engine.play_into(&here, &choice?, &mut next);
+        std::mem::swap(&mut here, &mut next);
+    }
+    None
+}
+
+/// Whether random games of `engine` mostly end within [`ROLLOUT_PLIES`] turns (see
+/// [`ROLLOUT_PROBES`]).
+fn random_games_end<T: Templates>(engine: &Engine<T>) -> bool {
+    let start = engine.start();
+    let ended = (0..ROLLOUT_PROBES)
+        .filter(|&seed| rollout(engine, &start, mix(seed)).is_some())
+        .count() as u64;
+    4 * ended >= 3 * ROLLOUT_PROBES
 }
 
 /// Whether `piece` on a square meets `want` of a line of `player`'s, and whether it
