@@ -473,3 +473,40 @@ fn random_moves_are_drawn_uniformly_among_the_legal_ones_only() {
     );
     assert_eq!(draw(&mated), None);
 }
+
+#[test]
+fn random_moves_are_legal_and_found_exactly_when_there_are_some() {
+    for sample in [
+        "chess.zrf",
+        "checkers.zrf",
+        "breakthrough.zrf",
+        "hopdrop.zrf",
+    ] {
+        let engine = engine(sample);
+        let mut buffer = Vec::new();
+        let mut positions = 0;
+        for seed in 0..20 {
+            let mut rng = SplitMix64::new(seed);
+            let mut state = engine.start();
+            for _ in 0..300 {
+                let legal = engine.legal_moves(&state);
+                let drawn = engine.random_move(&state, &mut rng, &mut buffer);
+                positions += 1;
+                match drawn {
+                    Some(mv) => {
+                        assert!(legal.contains(&mv), "{sample}: {mv:?} is not legal");
+                        if engine.outcome(&state, &legal).is_some() {
+                            break;
+                        }
+                        state = engine.play(&state, &mv);
+                    }
+                    None => {
+                        assert!(legal.is_empty(), "{sample}: nothing drawn among {legal:?}");
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(positions > 1000, "{sample}: {positions} positions");
+    }
+}
