@@ -24,6 +24,7 @@
 
 mod engine;
 mod goals;
+mod history;
 mod notation;
 mod random;
 mod reach;

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use smallvec::{smallvec, SmallVec};
 
+use crate::history::History;
 use crate::tables::{Tables, NO_POS};
 use crate::{Kind, MoveType, PlayerIx, Pos};
 
@@ -132,160 +133,6 @@ impl Clone for Step {
     }
 }
 
-/// The positions of a game so far, newest first, shared between copies of a state.
-#[derive(Debug)]
-pub struct History {
-    pub hash: u64,
-    pub previous: Option<Rc<History>>,
-    /// Entries in the list from this one back.
-    depth: u32,
-    /// The hashes of this entry's block of the list (at most [`BLOCK`] consecutive
-    /// entries), oldest first, up to this entry: a walk back over the hashes reads
-    /// them a block at a time.
-    block: [u64; BLOCK],
-    /// How many of `block` are filled.
-    block_len: u8,
-    /// The newest entry of the block before this one's.
-    before_block: Option<Rc<History>>,
-    /// Bit `hash >> 55` of this entry's hash and of every earlier one: a position whose
-    /// bit is clear occurred nowhere before, known without counting (and so after most
-    /// moves of a short game).
-    seen: Filter,
-    /// The bits of [`History::seen`] set more than once: a position whose bit is clear
-    /// here occurred at most once before. The draw by threefold repetition, asked after
-    /// every turn, is then told without counting for nearly every position of a game of
-    /// a few hundred turns (where `seen` alone fills up).
-    seen_twice: Filter,
-    /// How often each hash occurs in this entry and the ones before it, for entries
-    /// deeper than [`WALKED_DEPTH`]: made when first asked for, from the previous
-    /// entry's (a persistent map, so the entries share it), so that a repetition test
-    /// costs the same at any length of game.
-    counts: OnceCell<Counts>,
-}
-
-/// Entries whose hashes one entry keeps (see [`History::block`]).
-const BLOCK: usize = 8;
-
-/// Up to this many entries, a repetition test walks the list: cheaper than keeping the
-/// counts (an insertion in a persistent map per turn), which longer games need.
-const WALKED_DEPTH: u32 = 512;
-
-type Counts = rpds::HashTrieMap<u64, u32>;
-
-/// A bit per value of a hash's top bits (see [`History::seen`]).
-type Filter = [u64; 8];
-
-impl History {
-    pub(crate) fn new(hash: u64, previous: Option<Rc<History>>) -> History {
-        let (depth, mut seen, mut seen_twice) = previous
-            .as_ref()
-            .map_or((0, [0; 8], [0; 8]), |p| (p.depth, p.seen, p.seen_twice));
-        let (word, bit) = seen_bit(hash);
-        seen_twice[word] |= seen[word] & bit;
-        seen[word] |= bit;
-        let (mut block, block_len, before_block) = match &previous {
-            Some(p) if usize::from(p.block_len) < BLOCK => {
-                (p.block, p.block_len, p.before_block.clone())
-            }
-            _ => ([0; BLOCK], 0, previous.clone()),
-        };
-        block[usize::from(block_len)] = hash;
-        History {
-            hash,
-            previous,
-            depth: depth + 1,
-            block,
-            block_len: block_len + 1,
-            before_block,
-            seen,
-            seen_twice,
-            counts: OnceCell::new(),
-        }
-    }
-
-    /// Whether `hash` occurs at least `times` times in this entry and the ones before it.
-    pub(crate) fn occurs_at_least(&self, hash: u64, times: usize) -> bool {
-        let (word, bit) = seen_bit(hash);
-        let filter = match times {
-            0 => return true,
-            1 => &self.seen,
-            _ => &self.seen_twice,
-        };
-        filter[word] & bit != 0 && self.occurrences_of(hash) >= times
-    }
-
-    /// Occurrences of `hash` in this entry and the ones before it.
-    pub(crate) fn occurrences_of(&self, hash: u64) -> usize {
-        let (word, bit) = seen_bit(hash);
-        if self.seen[word] & bit == 0 {
-            return 0;
-        }
-        if self.depth <= WALKED_DEPTH {
-            let mut count = 0;
-            let mut entry = Some(self);
-            while let Some(here) = entry {
-                let hashes = &here.block[..usize::from(here.block_len)];
-                count += hashes.iter().filter(|&&h| h == hash).count();
-                entry = here.before_block.as_deref();
-            }
-            return count;
-        }
-        self.counts().get(&hash).map_or(0, |&n| n as usize)
-    }
-
-    fn counts(&self) -> &Counts {
-        if let Some(counts) = self.counts.get() {
-            return counts;
-        }
-        // The entries back to the newest one that has its counts, filled oldest first
-        // (by a loop: a long game must not recurse once per turn).
-        let mut missing = vec![self];
-        let mut entry = self;
-        while let Some(previous) = entry.previous.as_deref() {
-            if previous.counts.get().is_some() {
-                break;
-            }
-            missing.push(previous);
-            entry = previous;
-        }
-        for entry in missing.into_iter().rev() {
-            let before = entry.previous.as_deref().map(History::counts);
-            let mut counts = before.cloned().unwrap_or_default();
-            let count = counts.get(&entry.hash).copied().unwrap_or(0);
-            counts.insert_mut(entry.hash, count + 1);
-            let _ = entry.counts.set(counts);
-        }
-        self.counts.get().expect("filled above")
-    }
-}
-
-impl Drop for History {
-    /// Unlinks the entries one by one: dropping a long game's list by recursion would
-    /// overflow the stack.
-    fn drop(&mut self) {
-        // The block links skip entries the previous links hold: released first, they
-        // leave each entry's last reference on its previous link.
-        drop(self.before_block.take());
-        let mut next = self.previous.take();
-        while let Some(mut entry) = next {
-            // Unlinked in place (moving a whole entry out of its `Rc` copies it); the
-            // entry then drops with nothing left to follow.
-            let Some(only) = Rc::get_mut(&mut entry) else {
-                break;
-            };
-            drop(only.before_block.take());
-            next = only.previous.take();
-        }
-    }
-}
-
-/// The word and bit of `hash` in [`History::seen`].
-#[inline]
-fn seen_bit(hash: u64) -> (usize, u64) {
-    let index = hash >> 55;
-    ((index / 64) as usize, 1 << (index % 64))
-}
-
 /// A position in play.
 #[derive(Debug)]
 pub struct State {
@@ -310,11 +157,11 @@ pub struct State {
     /// For repetition, when this position was reached by [`crate::Engine::play`]: its
     /// hash, and the positions before it.
     hash: Option<u64>,
-    previous: Option<Rc<History>>,
-    /// This position as an entry of its successors' history: made when a move is first
-    /// played from it, so that positions never played from (a search's leaves) make
-    /// none.
-    entry: OnceCell<Rc<History>>,
+    previous: Option<History>,
+    /// The history of this position's successors (this one after `previous`): made when
+    /// a move is first played from it, so that positions never played from (a search's
+    /// leaves) make none.
+    entry: OnceCell<History>,
 }
 
 impl Clone for State {
@@ -383,10 +230,10 @@ impl State {
         next.previous = Some(self.history_entry(hash).clone());
     }
 
-    /// This position as an entry of its successors' history, made on first use.
-    fn history_entry(&self, hash: u64) -> &Rc<History> {
+    /// The history of this position's successors, made on first use.
+    fn history_entry(&self, hash: u64) -> &History {
         self.entry
-            .get_or_init(|| Rc::new(History::new(hash, self.previous.clone())))
+            .get_or_init(|| History::pushed(self.previous.as_ref(), hash))
     }
 
     /// Sets the hash of a position made by [`State::successor`].
@@ -461,13 +308,10 @@ impl State {
     /// This position as data another thread can rebuild it from
     /// ([`State::from_snapshot`]).
     pub fn snapshot(&self) -> Snapshot {
-        let mut history = Vec::new();
-        let mut node = self.previous.as_deref();
-        while let Some(entry) = node {
-            history.push(entry.hash);
-            node = entry.previous.as_deref();
-        }
-        history.reverse();
+        let history = self
+            .previous
+            .as_ref()
+            .map_or_else(Vec::new, History::hashes);
         Snapshot {
             board: self.board.clone(),
             stock: self.stock.to_vec(),
@@ -494,11 +338,9 @@ impl State {
         state.last_to = snapshot.last_to;
         state.last_captured = SmallVec::from_slice(&snapshot.last_captured);
         state.hash = snapshot.hash;
-        let mut previous: Option<Rc<History>> = None;
-        for &hash in &snapshot.history {
-            previous = Some(Rc::new(History::new(hash, previous)));
-        }
-        state.previous = previous;
+        state.previous = snapshot.history.iter().fold(None, |previous, &hash| {
+            Some(History::pushed(previous.as_ref(), hash))
+        });
         state
     }
 

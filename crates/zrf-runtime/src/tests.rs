@@ -2,7 +2,8 @@
 
 use std::rc::Rc;
 
-use crate::state::{Change, History, Piece, State, Step};
+use crate::history::History;
+use crate::state::{Change, Piece, State, Step};
 use crate::tables::{Derived, Options, PieceInfo, Player, Tables, Turn, NO_POS};
 use crate::{Continuation, Footprint, Loc, NeverNote, Placement, Run, Steps, Zobrist};
 
@@ -553,15 +554,17 @@ fn a_long_history_counts_repetitions_and_drops_without_recursing() {
         0xf333_0000_0000_0003,
     ];
     let turns = 300_000;
-    let mut history: Option<Rc<History>> = None;
+    let mut earlier: Option<History> = None;
+    let mut history: Option<History> = None;
     for turn in 0..turns {
-        history = Some(Rc::new(History::new(hashes[turn % 3], history)));
+        earlier = history.clone();
+        history = Some(History::pushed(history.as_ref(), hashes[turn % 3]));
     }
     let newest = history.expect("entries");
     assert_eq!(newest.occurrences_of(hashes[0]), turns / 3);
     assert_eq!(newest.occurrences_of(hashes[2]), turns / 3);
     assert_eq!(newest.occurrences_of(0x4444_0000_0000_0004), 0);
-    let earlier = newest.previous.clone().expect("an earlier entry");
+    let earlier = earlier.expect("an earlier entry");
     assert_eq!(
         earlier.occurrences_of(hashes[(turns - 1) % 3]),
         turns / 3 - 1
@@ -582,9 +585,9 @@ fn repetitions_are_counted_alike_by_walking_short_histories_and_counting_long_on
             crate::random::mix(turn + 1)
         }
     };
-    let mut history: Option<Rc<History>> = None;
+    let mut history: Option<History> = None;
     for turn in 0..2000u64 {
-        let entry = Rc::new(History::new(hash_of(turn), history));
+        let entry = History::pushed(history.as_ref(), hash_of(turn));
         let expected = (0..=turn).filter(|t| hash_of(*t) == repeated).count();
         assert_eq!(entry.occurrences_of(repeated), expected, "turn {turn}");
         assert_eq!(
@@ -601,5 +604,33 @@ fn repetitions_are_counted_alike_by_walking_short_histories_and_counting_long_on
             );
         }
         history = Some(entry);
+    }
+}
+
+#[test]
+fn lines_of_play_that_share_a_past_keep_their_own_positions() {
+    // Two lines go on from the same history, at every length across two block ends: the
+    // first writes into the shared block, the second copies what it shares.
+    for shared in 0..20u64 {
+        let base = (1..=shared).fold(None, |h: Option<History>, x| {
+            Some(History::pushed(h.as_ref(), x))
+        });
+        let first = History::pushed(base.as_ref(), 100);
+        let second = History::pushed(base.as_ref(), 200);
+        let first_on = History::pushed(Some(&first), 101);
+        let second_on = History::pushed(Some(&second), 201);
+        let past: Vec<u64> = (1..=shared).collect();
+        let with = |more: &[u64]| [past.as_slice(), more].concat();
+        assert_eq!(base.as_ref().map_or_else(Vec::new, History::hashes), past);
+        assert_eq!(first.hashes(), with(&[100]), "after {shared}");
+        assert_eq!(second.hashes(), with(&[200]), "after {shared}");
+        assert_eq!(first_on.hashes(), with(&[100, 101]), "after {shared}");
+        assert_eq!(second_on.hashes(), with(&[200, 201]), "after {shared}");
+        assert_eq!(second_on.occurrences_of(100), 0);
+        assert_eq!(first_on.occurrences_of(200), 0);
+        assert!(first_on.occurs_at_least(100, 1) && !first_on.occurs_at_least(201, 1));
+        if shared > 0 {
+            assert!(second_on.occurs_at_least(1, 1) && !second_on.occurs_at_least(1, 2));
+        }
     }
 }

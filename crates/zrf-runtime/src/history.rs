@@ -1,0 +1,241 @@
+//! The positions a game went through, for repetition: hashes kept in shared blocks, so
+//! that a turn played adds a hash to a block instead of allocating an entry.
+//!
+//! A [`History`] is the first entries of a [`Block`] and every block before it. The
+//! first line of play to go on from a history writes its next hash into the block's next
+//! free slot, in place; another line going on from the same history finds the slot taken
+//! and copies the entries it shares into a block of its own. A random playout or a game
+//! allocates once every [`BLOCK`] turns; a search, whose siblings share their past,
+//! allocates for each sibling after the first, as it did for every entry before.
+
+use std::cell::{Cell, OnceCell};
+use std::rc::Rc;
+
+/// Entries per block.
+const BLOCK: usize = 8;
+
+/// Up to this many entries before a block, a repetition test walks the blocks: cheaper
+/// than keeping the counts (an insertion in a persistent map per block), which longer
+/// games need.
+const WALKED_DEPTH: u32 = 512;
+
+type Counts = rpds::HashTrieMap<u64, u32>;
+
+/// A bit per value of a hash's top bits (see [`Block::seen`]).
+type Filter = [u64; 8];
+
+/// Up to [`BLOCK`] consecutive positions of a game, shared by the histories that hold
+/// them.
+#[derive(Debug)]
+struct Block {
+    /// Oldest first; the slots below `filled` are written, each once.
+    hashes: [Cell<u64>; BLOCK],
+    filled: Cell<u8>,
+    /// The block before this one, full.
+    before: Option<Rc<Block>>,
+    /// Entries in the blocks before this one.
+    depth_before: u32,
+    /// Bit `hash >> 55` of every hash of the blocks before this one: a position whose
+    /// bit is clear occurred nowhere there, known without counting (and so after most
+    /// moves of a short game).
+    seen: Filter,
+    /// The bits of [`Block::seen`] set more than once: a position whose bit is clear
+    /// here occurred at most once there. The draw by threefold repetition, asked after
+    /// every turn, is then told without counting for nearly every position of a game of
+    /// a few hundred turns (where `seen` alone fills up).
+    seen_twice: Filter,
+    /// How often each hash occurs in the blocks before this one, for blocks deeper than
+    /// [`WALKED_DEPTH`]: made when first asked for, from the previous block's (a
+    /// persistent map, so the blocks share it), so that a repetition test costs the same
+    /// at any length of game.
+    counts: OnceCell<Counts>,
+}
+
+/// The positions of a game up to one of them, oldest first.
+#[derive(Clone, Debug)]
+pub(crate) struct History {
+    block: Rc<Block>,
+    /// Entries of `block` in this history.
+    len: u8,
+}
+
+impl History {
+    /// `previous` (none: the game's first position) with `hash` after it.
+    pub(crate) fn pushed(previous: Option<&History>, hash: u64) -> History {
+        let Some(previous) = previous else {
+            return History::starting_block(None, 0, [0; 8], [0; 8], &[hash]);
+        };
+        let (block, len) = (&previous.block, previous.len);
+        if usize::from(len) == BLOCK {
+            let (mut seen, mut seen_twice) = (block.seen, block.seen_twice);
+            for slot in &block.hashes {
+                let (word, bit) = seen_bit(slot.get());
+                seen_twice[word] |= seen[word] & bit;
+                seen[word] |= bit;
+            }
+            let depth = block.depth_before + BLOCK as u32;
+            return History::starting_block(Some(block.clone()), depth, seen, seen_twice, &[hash]);
+        }
+        if block.filled.get() == len {
+            block.hashes[usize::from(len)].set(hash);
+            block.filled.set(len + 1);
+            return History {
+                block: block.clone(),
+                len: len + 1,
+            };
+        }
+        // Another line of play went on from here first: the entries shared, copied.
+        let mut entries = [0; BLOCK];
+        for (entry, slot) in entries.iter_mut().zip(&block.hashes[..usize::from(len)]) {
+            *entry = slot.get();
+        }
+        entries[usize::from(len)] = hash;
+        History::starting_block(
+            block.before.clone(),
+            block.depth_before,
+            block.seen,
+            block.seen_twice,
+            &entries[..=usize::from(len)],
+        )
+    }
+
+    fn starting_block(
+        before: Option<Rc<Block>>,
+        depth_before: u32,
+        seen: Filter,
+        seen_twice: Filter,
+        entries: &[u64],
+    ) -> History {
+        let hashes = std::array::from_fn(|i| Cell::new(entries.get(i).copied().unwrap_or(0)));
+        History {
+            block: Rc::new(Block {
+                hashes,
+                filled: Cell::new(entries.len() as u8),
+                before,
+                depth_before,
+                seen,
+                seen_twice,
+                counts: OnceCell::new(),
+            }),
+            len: entries.len() as u8,
+        }
+    }
+
+    /// This history's entries in its own block.
+    fn newest(&self) -> impl Iterator<Item = u64> + '_ {
+        self.block.hashes[..usize::from(self.len)]
+            .iter()
+            .map(Cell::get)
+    }
+
+    /// Whether `hash` occurs at least `times` times in this history.
+    pub(crate) fn occurs_at_least(&self, hash: u64, times: usize) -> bool {
+        let here = self.newest().filter(|&h| h == hash).count();
+        let Some(missing) = times.checked_sub(here).filter(|&m| m > 0) else {
+            return true;
+        };
+        let (word, bit) = seen_bit(hash);
+        let filter = match missing {
+            1 => &self.block.seen,
+            _ => &self.block.seen_twice,
+        };
+        filter[word] & bit != 0 && self.block.occurrences_before(hash) >= missing
+    }
+
+    /// Occurrences of `hash` in this history.
+    pub(crate) fn occurrences_of(&self, hash: u64) -> usize {
+        self.newest().filter(|&h| h == hash).count() + self.block.occurrences_before(hash)
+    }
+
+    /// The hashes, oldest first.
+    pub(crate) fn hashes(&self) -> Vec<u64> {
+        let mut blocks = Vec::new();
+        let mut block = self.block.before.as_deref();
+        while let Some(here) = block {
+            blocks.push(here);
+            block = here.before.as_deref();
+        }
+        let mut hashes: Vec<u64> = blocks
+            .iter()
+            .rev()
+            .flat_map(|b| b.hashes.iter().map(Cell::get))
+            .collect();
+        hashes.extend(self.newest());
+        hashes
+    }
+}
+
+impl Block {
+    /// Occurrences of `hash` in the blocks before this one.
+    fn occurrences_before(&self, hash: u64) -> usize {
+        let (word, bit) = seen_bit(hash);
+        if self.seen[word] & bit == 0 {
+            return 0;
+        }
+        if self.depth_before <= WALKED_DEPTH {
+            let mut count = 0;
+            let mut block = self.before.as_deref();
+            while let Some(here) = block {
+                count += here.hashes.iter().filter(|h| h.get() == hash).count();
+                block = here.before.as_deref();
+            }
+            return count;
+        }
+        self.counts().get(&hash).map_or(0, |&n| n as usize)
+    }
+
+    fn counts(&self) -> &Counts {
+        if let Some(counts) = self.counts.get() {
+            return counts;
+        }
+        // The blocks back to the newest one that has its counts, filled oldest first
+        // (by a loop: a long game must not recurse once per block).
+        let mut missing = vec![self];
+        let mut block = self;
+        while let Some(before) = block.before.as_deref() {
+            if before.counts.get().is_some() {
+                break;
+            }
+            missing.push(before);
+            block = before;
+        }
+        for block in missing.into_iter().rev() {
+            let counts = match block.before.as_deref() {
+                None => Counts::default(),
+                Some(before) => {
+                    let mut counts = before.counts().clone();
+                    for slot in &before.hashes {
+                        let count = counts.get(&slot.get()).copied().unwrap_or(0);
+                        counts.insert_mut(slot.get(), count + 1);
+                    }
+                    counts
+                }
+            };
+            let _ = block.counts.set(counts);
+        }
+        self.counts.get().expect("filled above")
+    }
+}
+
+impl Drop for Block {
+    /// Unlinks the blocks one by one: dropping a long game's list by recursion would
+    /// overflow the stack.
+    fn drop(&mut self) {
+        let mut next = self.before.take();
+        while let Some(mut block) = next {
+            // Unlinked in place (moving a whole block out of its `Rc` copies it); the
+            // block then drops with nothing left to follow.
+            let Some(only) = Rc::get_mut(&mut block) else {
+                break;
+            };
+            next = only.before.take();
+        }
+    }
+}
+
+/// The word and bit of `hash` in [`Block::seen`].
+#[inline]
+fn seen_bit(hash: u64) -> (usize, u64) {
+    let index = hash >> 55;
+    ((index / 64) as usize, 1 << (index % 64))
+}
