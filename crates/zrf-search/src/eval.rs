@@ -29,6 +29,8 @@ use zrf_runtime::{
     SplitMix64, State, Tables, Templates, NO_POS,
 };
 
+use crate::playout::random_game_from;
+
 /// Judges positions for a search.
 pub trait Evaluator<G: Game> {
     /// The worth of `state` to `player`: positive when `player` stands better than the
@@ -396,18 +398,7 @@ impl RulesEval {
 /// How a random game from `state` seeded with `seed` ends, `None` when it is cut after
 /// [`ROLLOUT_PLIES`] turns.
 fn rollout<T: Templates>(engine: &Engine<T>, state: &State, seed: u64) -> Option<Outcome> {
-    let mut rng = SplitMix64::new(seed);
-    let (mut here, mut next) = (state.clone(), state.clone());
-    let mut moves = Vec::new();
-    for _ in 0..ROLLOUT_PLIES {
-        let choice = engine.random_move(&here, &mut rng, &mut moves);
-        if let Some(outcome) = engine.outcome(&here, choice.as_slice()) {
-            return Some(outcome);
-        }
-        engine.play_into(&here, &choice?, &mut next);
-        std::mem::swap(&mut here, &mut next);
-    }
-    None
+    random_game_from(engine, state, &mut SplitMix64::new(seed), ROLLOUT_PLIES).1
 }
 
 /// Whether random games of `engine` mostly end within [`ROLLOUT_PLIES`] turns (see

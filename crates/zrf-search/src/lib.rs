@@ -27,7 +27,7 @@ pub use alphabeta::{alpha_beta, AlphaBetaOptions, Found, Iteration, Limits, WIN,
 pub use eval::{Evaluator, Even, KindReport, RulesEval};
 pub use mcts::{mcts, MctsFound, MctsOptions};
 pub use perft::{divide, fingerprint, perft};
-pub use playout::{playout, playout_with, random_game, Playout};
+pub use playout::{playout, playout_with, random_game, random_game_from, Playout};
 pub use selfplay::{
     play_match, save_folder, save_games, save_new_file, Contender, MatchGame, MatchOptions, Tally,
 };

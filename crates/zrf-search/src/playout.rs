@@ -61,13 +61,22 @@ pub fn playout_with<G: Game>(
 /// measure of engines): the turns played and the result, if the game ended within
 /// `max_plies`.
 pub fn random_game<G: Game>(game: &G, seed: u64, max_plies: usize) -> (usize, Option<Outcome>) {
-    let mut rng = SplitMix64::new(seed);
-    let mut state = game.start();
-    let mut next = game.start();
+    random_game_from(game, &game.start(), &mut SplitMix64::new(seed), max_plies)
+}
+
+/// [`random_game`] from `state`, drawing the moves with `rng`.
+pub fn random_game_from<G: Game>(
+    game: &G,
+    state: &G::State,
+    rng: &mut SplitMix64,
+    max_plies: usize,
+) -> (usize, Option<Outcome>) {
+    let mut state = state.clone();
+    let mut next = state.clone();
     let mut moves = Vec::new();
     for ply in 0..max_plies {
         // The result depends on the legal moves only through whether there are any.
-        let choice = game.random_move(&state, &mut rng, &mut moves);
+        let choice = game.random_move(&state, rng, &mut moves);
         if let Some(outcome) = game.outcome(&state, choice.as_slice()) {
             return (ply, Some(outcome));
         }
