@@ -308,10 +308,15 @@ const TIC_TAC_TOE_FORK: [&str; 5] = [
 fn placement_games_are_judged_by_random_games_played_on() {
     use zrf_search::{Evaluator, RulesEval};
 
-    assert_eq!(RulesEval::new(&engine("chess.zrf")).rollouts(), 0);
+    let chess = engine("chess.zrf");
+    let chess_eval = RulesEval::new(&chess);
+    assert!(!Evaluator::<Interpreted>::is_slow(&chess_eval));
+    assert_eq!(chess_eval.rollouts(&chess), 0);
     let engine = engine("tictactoe.zrf");
     let mut eval = RulesEval::new(&engine);
-    assert_eq!(eval.rollouts(), 2, "random games of tic-tac-toe end");
+    // Searches look at the clock at every node of a game judged by playing it on.
+    assert!(Evaluator::<Interpreted>::is_slow(&eval));
+    assert_eq!(eval.rollouts(&engine), 2, "random games of tic-tac-toe end");
     let fork = after(&engine, &TIC_TAC_TOE_FORK);
     eval.set_rollouts(0);
     let counted = [

@@ -138,6 +138,7 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
         nodes: 0,
         node_limit: options.limits.nodes.unwrap_or(u64::MAX),
         deadline: options.limits.time.map(|t| started + t),
+        clock_mask: if eval.is_slow() { 0 } else { 7 },
         stop: options.stop,
         stopped: false,
         plies: Vec::new(),
@@ -246,6 +247,8 @@ struct Searcher<'a, 's, G: Game, E> {
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
+    /// The clock and the stop flag are looked at when `nodes & clock_mask` is zero.
+    clock_mask: u64,
     stop: Option<&'s AtomicBool>,
     stopped: bool,
     plies: Vec<Ply<G>>,
@@ -259,7 +262,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         self.nodes += 1;
         if self.nodes >= self.node_limit {
             self.stopped = true;
-        } else if self.nodes & 7 == 0 {
+        } else if self.nodes & self.clock_mask == 0 {
             // Often: in some games one move list takes milliseconds.
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             let told = self.stop.is_some_and(|s| s.load(Relaxed));

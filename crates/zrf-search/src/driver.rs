@@ -135,10 +135,10 @@ pub fn describe_eval<T: Templates>(engine: &Engine<T>) -> String {
             "pieces move"
         },
     );
-    if eval.rollouts() > 0 {
+    let rollouts = eval.rollouts(engine);
+    if rollouts > 0 {
         text.push_str(&format!(
-            "rollouts: each position alpha-beta judges also scores {} random games from it\n",
-            eval.rollouts()
+            "rollouts: each position alpha-beta judges also scores {rollouts} random games from it\n"
         ));
     }
     text.push_str(&format!(

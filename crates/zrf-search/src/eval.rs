@@ -23,6 +23,8 @@
 //! Only where random games end: a few from the start, seeded, must mostly end within
 //! the rollouts' cut, or a rollout would cost a long game and tell nothing.
 
+use std::sync::OnceLock;
+
 use smallvec::{smallvec, SmallVec};
 use zrf_runtime::{
     mix, Engine, Game, GoalCond, GoalKind, Kind, Outcome, Piece, PieceRef, Place, PlayerIx, Pos,
@@ -36,6 +38,12 @@ pub trait Evaluator<G: Game> {
     /// The worth of `state` to `player`: positive when `player` stands better than the
     /// others, in hundredths of a pawn or so.
     fn evaluate(&self, game: &G, state: &G::State, player: PlayerIx) -> i32;
+
+    /// Whether one evaluation may take long (it plays games on): a search then looks at
+    /// the clock at every node, not every few.
+    fn is_slow(&self) -> bool {
+        false
+    }
 }
 
 /// An evaluator that knows nothing: every position is even. Search then plays by the
@@ -94,8 +102,9 @@ pub struct RulesEval {
     lines: Vec<Line>,
     /// Whether every piece type only enters by drops: placement and connection games.
     placement_only: bool,
-    /// Random games played on from each evaluated position (see the module's doc).
-    rollouts: u32,
+    /// Random games played on from each evaluated position (see the module's doc):
+    /// worked out when first needed, since telling whether random games end plays some.
+    rollouts: OnceLock<u32>,
     /// Per piece type, the counts it was valued from (for `zrfc eval`).
     report: Vec<KindReport>,
 }
@@ -256,10 +265,10 @@ impl RulesEval {
             material_sign,
             lines: alignment_lines(tables),
             placement_only,
-            rollouts: if placement_only && random_games_end(engine) {
-                PLACEMENT_ROLLOUTS
+            rollouts: if placement_only {
+                OnceLock::new()
             } else {
-                0
+                OnceLock::from(0)
             },
             report,
         }
@@ -281,16 +290,22 @@ impl RulesEval {
         }
     }
 
-    /// Random games played on from each evaluated position: [`PLACEMENT_ROLLOUTS`] in
-    /// placement games, none in others.
-    pub fn rollouts(&self) -> u32 {
-        self.rollouts
+    /// Random games played on from each evaluated position of `engine`'s game:
+    /// [`PLACEMENT_ROLLOUTS`] in placement games whose random games end, none in others.
+    pub fn rollouts<T: Templates>(&self, engine: &Engine<T>) -> u32 {
+        *self.rollouts.get_or_init(|| {
+            if random_games_end(engine) {
+                PLACEMENT_ROLLOUTS
+            } else {
+                0
+            }
+        })
     }
 
     /// Sets how many random games are played on from each evaluated position (0: none;
     /// more judge better and search less deep).
     pub fn set_rollouts(&mut self, rollouts: u32) {
-        self.rollouts = rollouts;
+        self.rollouts = OnceLock::from(rollouts);
     }
 
     /// How each piece type was valued, in type order.
@@ -364,6 +379,10 @@ impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
         };
         standing + self.rollout_score(engine, state, player)
     }
+
+    fn is_slow(&self) -> bool {
+        self.rollouts.get() != Some(&0)
+    }
 }
 
 impl RulesEval {
@@ -377,11 +396,12 @@ impl RulesEval {
         state: &State,
         player: PlayerIx,
     ) -> i32 {
-        if self.rollouts == 0 {
+        let rollouts = self.rollouts(engine);
+        if rollouts == 0 {
             return 0;
         }
         let key = engine.search_key(state);
-        let total: i32 = (0..self.rollouts)
+        let total: i32 = (0..rollouts)
             .map(
                 |round| match rollout(engine, state, mix(key ^ u64::from(round))) {
                     Some(Outcome::Win(p)) if p == player => 1,
@@ -391,7 +411,7 @@ impl RulesEval {
                 },
             )
             .sum();
-        (ROLLOUT_WEIGHT * f64::from(total) / f64::from(self.rollouts)).round() as i32
+        (ROLLOUT_WEIGHT * f64::from(total) / f64::from(rollouts)).round() as i32
     }
 }
 
@@ -402,13 +422,21 @@ fn rollout<T: Templates>(engine: &Engine<T>, state: &State, seed: u64) -> Option
 }
 
 /// Whether random games of `engine` mostly end within [`ROLLOUT_PLIES`] turns (see
-/// [`ROLLOUT_PROBES`]).
+/// [`ROLLOUT_PROBES`]). Stops at the second cut game: no more of them are played than
+/// the answer needs.
 fn random_games_end<T: Templates>(engine: &Engine<T>) -> bool {
     let start = engine.start();
-    let ended = (0..ROLLOUT_PROBES)
-        .filter(|&seed| rollout(engine, &start, mix(seed)).is_some())
-        .count() as u64;
-    4 * ended >= 3 * ROLLOUT_PROBES
+    let allowed_cuts = ROLLOUT_PROBES / 4;
+    let mut cuts = 0;
+    for seed in 0..ROLLOUT_PROBES {
+        if rollout(engine, &start, mix(seed)).is_none() {
+            cuts += 1;
+            if cuts > allowed_cuts {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Whether `piece` on a square meets `want` of a line of `player`'s, and whether it
