@@ -27,7 +27,7 @@ pub struct Fail;
 /// What a navigation or an effect returns: `Err` fails the template run.
 pub type StepResult = Result<(), Fail>;
 
-/// Whether a step [`Run::add`] makes moves the piece or leaves a copy of it behind
+/// Whether a step [`RunCore::add`] makes moves the piece or leaves a copy of it behind
 /// (`add-copy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Placement {
@@ -37,7 +37,7 @@ pub enum Placement {
     Copy,
 }
 
-/// Whether a step [`Run::add`] makes ends the turn or is partial (`add-partial`).
+/// Whether a step [`RunCore::add`] makes ends the turn or is partial (`add-partial`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Continuation {
     /// The step completes the turn.
@@ -135,7 +135,7 @@ impl Screen {
     }
 
     /// Notes the turn about to be kept at `index`, of one step with these `changes`,
-    /// taking a movement for the moving piece's (as in [`Run::add`]'s common case;
+    /// taking a movement for the moving piece's (as in [`RunCore::add`]'s common case;
     /// [`Steps::screen_since`] looks again at the others).
     #[inline]
     fn note_changes(&mut self, index: usize, changes: &[Change], partial: bool) {
@@ -1212,7 +1212,7 @@ impl<'a> RunCore<'a> {
         self.add_with_changes(promote, placement, continue_with);
     }
 
-    /// [`Run::add`] of any other step (pending changes, promotions, copies, drops): out
+    /// [`RunCore::add`] of any other step (pending changes, promotions, copies, drops): out
     /// of line, so that the common case inlined into every template stays small.
     #[inline(never)]
     fn add_with_changes(

@@ -291,7 +291,7 @@ impl RulesEval {
     }
 
     /// Random games played on from each evaluated position of `engine`'s game:
-    /// [`PLACEMENT_ROLLOUTS`] in placement games whose random games end, none in others.
+    /// two in placement games whose random games end, none in others.
     pub fn rollouts<T: Templates>(&self, engine: &Engine<T>) -> u32 {
         *self.rollouts.get_or_init(|| {
             if random_games_end(engine) {
