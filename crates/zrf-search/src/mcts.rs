@@ -14,6 +14,7 @@ use zrf_runtime::{Game, Outcome, PlayerIx, SplitMix64};
 
 use crate::alphabeta::Limits;
 use crate::eval::Evaluator;
+use crate::playout::play_randomly;
 
 /// Settings of one Monte Carlo search.
 #[derive(Clone, Copy, Debug)]
@@ -224,20 +225,10 @@ impl<G: Game, E: Evaluator<G>> Tree<'_, G, E> {
 
     /// A random game from `state`: the result for every player.
     fn playout(&mut self, state: &mut G::State, spare: &mut G::State) -> Vec<f64> {
-        let mut moves = Vec::new();
-        for _ in 0..self.playout_plies {
-            // The result depends on the legal moves only through whether there are any.
-            let choice = self.game.random_move(state, &mut self.rng, &mut moves);
-            if let Some(outcome) = self.game.outcome(state, choice.as_slice()) {
-                return self.outcome_rewards(outcome);
-            }
-            let Some(choice) = choice else {
-                break;
-            };
-            self.game.play_into(state, &choice, spare);
-            std::mem::swap(state, spare);
+        match play_randomly(self.game, state, spare, &mut self.rng, self.playout_plies) {
+            (_, Some(outcome)) => self.outcome_rewards(outcome),
+            (_, None) => self.judged_rewards(state),
         }
-        self.judged_rewards(state)
     }
 
     fn outcome_rewards(&self, outcome: Outcome) -> Vec<f64> {

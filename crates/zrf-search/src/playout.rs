@@ -72,19 +72,32 @@ pub fn random_game_from<G: Game>(
     max_plies: usize,
 ) -> (usize, Option<Outcome>) {
     let mut state = state.clone();
-    let mut next = state.clone();
+    let mut spare = state.clone();
+    play_randomly(game, &mut state, &mut spare, rng, max_plies)
+}
+
+/// Plays uniformly random legal moves on `state` (with `spare` a buffer), at most
+/// `max_plies` turns: the turns played and the result, if the game ended. `state` is
+/// left at the last position (a search judges it when the game was cut).
+pub fn play_randomly<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    spare: &mut G::State,
+    rng: &mut SplitMix64,
+    max_plies: usize,
+) -> (usize, Option<Outcome>) {
     let mut moves = Vec::new();
     for ply in 0..max_plies {
         // The result depends on the legal moves only through whether there are any.
-        let choice = game.random_move(&state, rng, &mut moves);
-        if let Some(outcome) = game.outcome(&state, choice.as_slice()) {
+        let choice = game.random_move(state, rng, &mut moves);
+        if let Some(outcome) = game.outcome(state, choice.as_slice()) {
             return (ply, Some(outcome));
         }
         let Some(choice) = choice else {
             return (ply, None);
         };
-        game.play_into(&state, &choice, &mut next);
-        std::mem::swap(&mut state, &mut next);
+        game.play_into(state, &choice, spare);
+        std::mem::swap(state, spare);
     }
     (max_plies, None)
 }
