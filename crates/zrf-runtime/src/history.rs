@@ -16,13 +16,52 @@ const BLOCK: usize = 8;
 
 /// Up to this many entries before a block, a repetition test walks the blocks: cheaper
 /// than keeping the counts (an insertion in a persistent map per block), which longer
-/// games need.
-const WALKED_DEPTH: u32 = 512;
+/// games need. The filters tell most positions apart without walking up to about this
+/// depth (a quarter of their bits).
+const WALKED_DEPTH: u32 = 1024;
 
 type Counts = rpds::HashTrieMap<u64, u32>;
 
-/// A bit per value of a hash's top bits (see [`Block::seen`]).
-type Filter = [u64; 8];
+/// Bits of a filter: a hash's top `FILTER_BITS.ilog2()` bits choose one.
+const FILTER_BITS: usize = 4096;
+
+/// A bit per value of a hash's top bits (see [`Filters::seen`]).
+type Filter = [u64; FILTER_BITS / 64];
+
+/// What the hashes of the blocks before one are known to be, without counting them.
+/// Shared: the lines of play that go on from one block (a search's siblings) have the
+/// same blocks before them, and only a block filling up makes new filters.
+#[derive(Debug)]
+struct Filters {
+    /// Bit `hash >> 52` of every hash: a position whose bit is clear occurred nowhere
+    /// there, known without counting (and so after most moves of a game).
+    seen: Filter,
+    /// The bits of [`Filters::seen`] set more than once: a position whose bit is clear
+    /// here occurred at most once there. The draw by threefold repetition, asked after
+    /// every turn, is then told without counting for nearly every position of a game of
+    /// a thousand turns (where `seen` alone fills up).
+    seen_twice: Filter,
+}
+
+impl Filters {
+    fn empty() -> Rc<Filters> {
+        Rc::new(Filters {
+            seen: [0; FILTER_BITS / 64],
+            seen_twice: [0; FILTER_BITS / 64],
+        })
+    }
+
+    /// These filters with `hashes` added.
+    fn with(&self, hashes: impl Iterator<Item = u64>) -> Rc<Filters> {
+        let (mut seen, mut seen_twice) = (self.seen, self.seen_twice);
+        for hash in hashes {
+            let (word, bit) = seen_bit(hash);
+            seen_twice[word] |= seen[word] & bit;
+            seen[word] |= bit;
+        }
+        Rc::new(Filters { seen, seen_twice })
+    }
+}
 
 /// Up to [`BLOCK`] consecutive positions of a game, shared by the histories that hold
 /// them.
@@ -35,15 +74,8 @@ struct Block {
     before: Option<Rc<Block>>,
     /// Entries in the blocks before this one.
     depth_before: u32,
-    /// Bit `hash >> 55` of every hash of the blocks before this one: a position whose
-    /// bit is clear occurred nowhere there, known without counting (and so after most
-    /// moves of a short game).
-    seen: Filter,
-    /// The bits of [`Block::seen`] set more than once: a position whose bit is clear
-    /// here occurred at most once there. The draw by threefold repetition, asked after
-    /// every turn, is then told without counting for nearly every position of a game of
-    /// a few hundred turns (where `seen` alone fills up).
-    seen_twice: Filter,
+    /// The filters of the hashes of the blocks before this one.
+    filters: Rc<Filters>,
     /// How often each hash occurs in the blocks before this one, for blocks deeper than
     /// [`WALKED_DEPTH`]: made when first asked for, from the previous block's (a
     /// persistent map, so the blocks share it), so that a repetition test costs the same
@@ -63,18 +95,13 @@ impl History {
     /// `previous` (none: the game's first position) with `hash` after it.
     pub(crate) fn pushed(previous: Option<&History>, hash: u64) -> History {
         let Some(previous) = previous else {
-            return History::starting_block(None, 0, [0; 8], [0; 8], &[hash]);
+            return History::starting_block(None, 0, Filters::empty(), &[hash]);
         };
         let (block, len) = (&previous.block, previous.len);
         if usize::from(len) == BLOCK {
-            let (mut seen, mut seen_twice) = (block.seen, block.seen_twice);
-            for slot in &block.hashes {
-                let (word, bit) = seen_bit(slot.get());
-                seen_twice[word] |= seen[word] & bit;
-                seen[word] |= bit;
-            }
+            let filters = block.filters.with(block.hashes.iter().map(Cell::get));
             let depth = block.depth_before + BLOCK as u32;
-            return History::starting_block(Some(block.clone()), depth, seen, seen_twice, &[hash]);
+            return History::starting_block(Some(block.clone()), depth, filters, &[hash]);
         }
         if block.filled.get() == len {
             block.hashes[usize::from(len)].set(hash);
@@ -93,8 +120,7 @@ impl History {
         History::starting_block(
             block.before.clone(),
             block.depth_before,
-            block.seen,
-            block.seen_twice,
+            block.filters.clone(),
             &entries[..=usize::from(len)],
         )
     }
@@ -102,8 +128,7 @@ impl History {
     fn starting_block(
         before: Option<Rc<Block>>,
         depth_before: u32,
-        seen: Filter,
-        seen_twice: Filter,
+        filters: Rc<Filters>,
         entries: &[u64],
     ) -> History {
         let hashes = std::array::from_fn(|i| Cell::new(entries.get(i).copied().unwrap_or(0)));
@@ -113,8 +138,7 @@ impl History {
                 filled: Cell::new(entries.len() as u8),
                 before,
                 depth_before,
-                seen,
-                seen_twice,
+                filters,
                 counts: OnceCell::new(),
             }),
             len: entries.len() as u8,
@@ -136,8 +160,8 @@ impl History {
         };
         let (word, bit) = seen_bit(hash);
         let filter = match missing {
-            1 => &self.block.seen,
-            _ => &self.block.seen_twice,
+            1 => &self.block.filters.seen,
+            _ => &self.block.filters.seen_twice,
         };
         filter[word] & bit != 0 && self.block.occurrences_before(hash) >= missing
     }
@@ -169,7 +193,7 @@ impl Block {
     /// Occurrences of `hash` in the blocks before this one.
     fn occurrences_before(&self, hash: u64) -> usize {
         let (word, bit) = seen_bit(hash);
-        if self.seen[word] & bit == 0 {
+        if self.filters.seen[word] & bit == 0 {
             return 0;
         }
         if self.depth_before <= WALKED_DEPTH {
@@ -233,9 +257,9 @@ impl Drop for Block {
     }
 }
 
-/// The word and bit of `hash` in [`Block::seen`].
+/// The word and bit of `hash` in a [`Filter`].
 #[inline]
 fn seen_bit(hash: u64) -> (usize, u64) {
-    let index = hash >> 55;
+    let index = hash >> (64 - FILTER_BITS.ilog2());
     ((index / 64) as usize, 1 << (index % 64))
 }
