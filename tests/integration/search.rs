@@ -441,9 +441,10 @@ fn random_moves_are_drawn_uniformly_among_the_legal_ones_only() {
     let engine = engine("chess.zrf");
     let mut rng = SplitMix64::new(7);
     let mut buffer = Vec::new();
+    let mut played = engine.start();
     let mut draw = |state: &State| {
         engine
-            .random_move(state, &mut rng, &mut buffer)
+            .random_move(state, &mut rng, &mut buffer, &mut played)
             .map(|m| engine.notation(state, &m))
     };
     // In check from the queen on h5, Black has one legal move among twenty-odd
@@ -489,13 +490,14 @@ fn random_moves_are_legal_and_found_exactly_when_there_are_some() {
     ] {
         let engine = engine(sample);
         let mut buffer = Vec::new();
+        let mut drawn_after = engine.start();
         let mut positions = 0;
         for seed in 0..20 {
             let mut rng = SplitMix64::new(seed);
             let mut state = engine.start();
             for _ in 0..300 {
                 let legal = engine.legal_moves(&state);
-                let drawn = engine.random_move(&state, &mut rng, &mut buffer);
+                let drawn = engine.random_move(&state, &mut rng, &mut buffer, &mut drawn_after);
                 positions += 1;
                 match drawn {
                     Some(mv) => {
@@ -503,7 +505,15 @@ fn random_moves_are_legal_and_found_exactly_when_there_are_some() {
                         if engine.outcome(&state, &legal).is_some() {
                             break;
                         }
-                        state = engine.play(&state, &mv);
+                        let played = engine.play(&state, &mv);
+                        // The position the draw played is the game's own after the move,
+                        // its last move and history included.
+                        assert_eq!(
+                            drawn_after.snapshot(),
+                            played.snapshot(),
+                            "{sample}: {mv:?} played otherwise"
+                        );
+                        state = played;
                     }
                     None => {
                         assert!(legal.is_empty(), "{sample}: nothing drawn among {legal:?}");

@@ -149,16 +149,19 @@ impl<T: Templates> Engine<T> {
         }
     }
 
-    /// A legal turn of `state` chosen uniformly at random, `None` when there is none;
-    /// `moves` is a buffer. The same distribution as picking from
+    /// A legal turn of `state` chosen uniformly at random, `None` when there is none,
+    /// played into `after` (as [`Engine::play_into`]; left unspecified when there is
+    /// none); `moves` is a buffer. The same distribution as picking from
     /// [`Engine::legal_moves`], found cheaply where it can be: under the `checkmated`
-    /// filter alone, candidates are drawn at random and only the drawn ones tested (a
-    /// random playout needs one legal turn, not the legality of all of them).
+    /// filter alone, candidates are drawn at random and only the drawn ones tested, on
+    /// the position after them, which is then the one returned (a random playout needs
+    /// one legal turn played, not the legality of all of them).
     pub fn random_legal_move(
         &self,
         state: &State,
         rng: &mut crate::SplitMix64,
         moves: &mut Vec<Move>,
+        after: &mut State,
     ) -> Option<Move> {
         let turn = self.turn(state);
         let options = &self.tables.options;
@@ -173,16 +176,21 @@ impl<T: Templates> Engine<T> {
             .filter(|_| filter_alone)
         else {
             self.legal_moves_into(state, moves);
-            return (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone());
+            let drawn = (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())?;
+            self.play_into(state, &drawn, after);
+            return Some(drawn);
         };
         moves.clear();
         let candidates = Steps::appending_to(std::mem::take(moves));
         let listed = self.gen().turns_into(state, turn, candidates, moves);
         drop_repeated_turns(moves, listed.routes_differ);
-        let mut guard = RoyalGuard::new(self, state, turn, royal);
+        // One attack test on the position after the drawn turn: a guard over all the
+        // candidates (a scan and a test on the position before) would cost as much
+        // before testing any.
         while !moves.is_empty() {
             let drawn = moves.swap_remove(rng.below(moves.len()));
-            if guard.keeps_royal_safe(self, state, &drawn) {
+            self.play_into(state, &drawn, after);
+            if !self.royal_attacked(after, turn.move_as, royal) {
                 return Some(drawn);
             }
         }
@@ -1049,16 +1057,20 @@ pub trait Game {
     /// only through whether there are any: one legal move stands for all).
     fn outcome(&self, state: &Self::State, moves: &[Self::Move]) -> Option<Outcome>;
     /// A legal move of `state` chosen uniformly at random with `rng`, `None` when there
-    /// is none; `moves` is a buffer. Engines may find it without listing every legal
-    /// move (what random playouts need).
+    /// is none, played into `after` (as [`Game::play_into`]; left unspecified when there
+    /// is none); `moves` is a buffer. Engines may find it without listing every legal
+    /// move, and test it on the position after it (what random playouts need).
     fn random_move(
         &self,
         state: &Self::State,
         rng: &mut crate::SplitMix64,
         moves: &mut Vec<Self::Move>,
+        after: &mut Self::State,
     ) -> Option<Self::Move> {
         self.legal_moves_into(state, moves);
-        (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())
+        let drawn = (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())?;
+        self.play_into(state, &drawn, after);
+        Some(drawn)
     }
     /// The move in saved-game notation.
     fn notation(&self, state: &Self::State, mv: &Self::Move) -> String;
@@ -1128,8 +1140,9 @@ impl<T: Templates> Game for Engine<T> {
         state: &State,
         rng: &mut crate::SplitMix64,
         moves: &mut Vec<Move>,
+        after: &mut State,
     ) -> Option<Move> {
-        Engine::random_legal_move(self, state, rng, moves)
+        Engine::random_legal_move(self, state, rng, moves, after)
     }
 
     fn notation(&self, state: &State, mv: &Move) -> String {

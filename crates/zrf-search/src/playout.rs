@@ -89,14 +89,13 @@ pub fn play_randomly<G: Game>(
     let mut moves = Vec::new();
     for ply in 0..max_plies {
         // The result depends on the legal moves only through whether there are any.
-        let choice = game.random_move(state, rng, &mut moves);
+        let choice = game.random_move(state, rng, &mut moves, spare);
         if let Some(outcome) = game.outcome(state, choice.as_slice()) {
             return (ply, Some(outcome));
         }
-        let Some(choice) = choice else {
+        if choice.is_none() {
             return (ply, None);
-        };
-        game.play_into(state, &choice, spare);
+        }
         std::mem::swap(state, spare);
     }
     (max_plies, None)
