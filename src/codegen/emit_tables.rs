@@ -120,18 +120,26 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
             ));
             match &tables.reach {
                 None => w.line("reach: None,"),
-                Some(reach) => w.enclosed("reach: Some(Reach::new(", ")),", |w| {
-                    let (bounded, _) = reach.parts();
-                    w.line(format!(
-                        "{}, {}, {},",
-                        tables.players.len(),
-                        tables.kinds(),
-                        tables.positions.len()
-                    ));
-                    w.enclosed("vec![", "],", |w| {
-                        w.wrapped_list(bounded.iter().map(bool::to_string), 8)
+                Some(reach) => w.enclosed("reach: Some(", "),", |w| {
+                    w.enclosed("Reach::new(", ")", |w| {
+                        let (bounded, _) = reach.parts();
+                        w.line(format!(
+                            "{}, {}, {},",
+                            tables.players.len(),
+                            tables.kinds(),
+                            tables.positions.len()
+                        ));
+                        w.enclosed("vec![", "],", |w| {
+                            w.wrapped_list(bounded.iter().map(bool::to_string), 8)
+                        });
+                        w.line("REACH.to_vec(),");
                     });
-                    w.line("REACH.to_vec(),");
+                    if let Some((counts, _)) = reach.template_parts() {
+                        w.line(format!(
+                            ".by_template(vec![{}], REACH_BY_TEMPLATE.to_vec())",
+                            join(counts.iter().map(u32::to_string))
+                        ));
+                    }
                 }),
             }
             w.line("derived: Derived::default(),");
@@ -144,17 +152,27 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
 /// one enormous function for the optimiser.
 fn emit_reach_words(w: &mut RustWriter, tables: &Tables) {
     let Some(reach) = &tables.reach else { return };
+    let per_line = tables.positions.len().div_ceil(64).clamp(4, 8);
     let (_, bits) = reach.parts();
     w.line("");
     w.line("/// Per player, piece type and square: where its moves can take effect (bitsets).");
-    w.line(format!("static REACH: [u64; {}] = [", bits.len()));
+    emit_words(w, "REACH", bits, per_line);
+    if let Some((_, bits)) = reach.template_parts() {
+        w.line("");
+        w.line("/// Per player, square and move template: where it can take effect (bitsets).");
+        emit_words(w, "REACH_BY_TEMPLATE", bits, per_line);
+    }
+}
+
+fn emit_words(w: &mut RustWriter, name: &str, bits: &[u64], per_line: usize) {
+    w.line(format!("static {name}: [u64; {}] = [", bits.len()));
     w.indent();
     // Zeros short: most squares are out of most pieces' reach.
     let words = bits.iter().map(|&b| match b {
         0 => "0".to_string(),
         b => format!("{b:#x}"),
     });
-    w.wrapped_list(words, tables.positions.len().div_ceil(64).clamp(4, 8));
+    w.wrapped_list(words, per_line);
     w.dedent();
     w.line("];");
 }

@@ -445,10 +445,10 @@ fn emit_dispatch(
                 &movers,
                 names,
                 |p| &p.moves,
-                |w, group| {
-                    for template in group {
-                        w.line(format!("run.restart({});", filter(template)));
-                        w.line(call(template));
+                |w, first, group| {
+                    for (number, template) in (first..).zip(group) {
+                        let start = format!("run.start_template({number}, {})", filter(template));
+                        w.block(format!("if {start}"), |w| w.line(call(template)));
                     }
                 },
             );
@@ -461,7 +461,7 @@ fn emit_dispatch(
                 &droppers,
                 names,
                 |p| &p.drops,
-                |w, group| {
+                |w, _, group| {
                     for template in group {
                         w.block("for pos in 0..run.tables.positions.len() as Pos", |w| {
                             w.line(format!("run.restart_drop_at(pos, {});", filter(template)));
@@ -534,8 +534,14 @@ impl Noting {
 }
 
 /// Runs of consecutive templates of the same move type: one filter test each.
-fn by_move_type(uses: &[TemplateUse]) -> impl Iterator<Item = &[TemplateUse]> {
+/// The runs of same-type templates of `uses`, each with the number of its first.
+fn by_move_type(uses: &[TemplateUse]) -> impl Iterator<Item = (usize, &[TemplateUse])> {
     uses.chunk_by(|a, b| a.move_type == b.move_type)
+        .scan(0, |next, group| {
+            let first = *next;
+            *next += group.len();
+            Some((first, group))
+        })
 }
 
 /// Runs the templates of the piece type in `scrutinee`: a `match` on the type (an `if`
@@ -547,7 +553,7 @@ fn dispatch_arms(
     pieces: &[(usize, &PieceTemplates)],
     names: &Names,
     templates: fn(&PieceTemplates) -> &[TemplateUse],
-    emit_group: impl Fn(&mut RustWriter, &[TemplateUse]),
+    emit_group: impl Fn(&mut RustWriter, usize, &[TemplateUse]),
 ) {
     let allows = |group: &[TemplateUse]| {
         format!(
@@ -556,15 +562,17 @@ fn dispatch_arms(
         )
     };
     let groups_of = |w: &mut RustWriter, piece: &PieceTemplates| {
-        for group in by_move_type(templates(piece)) {
-            w.block(format!("if {}", allows(group)), |w| emit_group(w, group));
+        for (first, group) in by_move_type(templates(piece)) {
+            w.block(format!("if {}", allows(group)), |w| {
+                emit_group(w, first, group)
+            });
         }
     };
     if let [(kind, piece)] = pieces {
         let test = format!("{scrutinee} == kind::{}", names.kinds[*kind]);
         match by_move_type(templates(piece)).collect::<Vec<_>>()[..] {
-            [group] => w.block(format!("if {test} && {}", allows(group)), |w| {
-                emit_group(w, group)
+            [(first, group)] => w.block(format!("if {test} && {}", allows(group)), |w| {
+                emit_group(w, first, group)
             }),
             _ => w.block(format!("if {test}"), |w| groups_of(w, piece)),
         }
@@ -574,8 +582,8 @@ fn dispatch_arms(
         for (kind, piece) in pieces {
             let kind = &names.kinds[*kind];
             match by_move_type(templates(piece)).collect::<Vec<_>>()[..] {
-                [group] => w.block(format!("kind::{kind} if {} =>", allows(group)), |w| {
-                    emit_group(w, group)
+                [(first, group)] => w.block(format!("kind::{kind} if {} =>", allows(group)), |w| {
+                    emit_group(w, first, group)
                 }),
                 _ => w.block(format!("kind::{kind} =>"), |w| groups_of(w, piece)),
             }

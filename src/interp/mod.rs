@@ -71,11 +71,11 @@ impl Templates for Interpreter {
     type Noting = MayNote;
 
     fn piece_moves(&self, run: &mut Run<'_>, kind: Kind, filter: Filter) {
-        for template in &self.pieces[kind as usize].moves {
-            if !filter.allows(template.move_type) {
+        for (number, template) in (0..).zip(&self.pieces[kind as usize].moves) {
+            if !filter.allows(template.move_type) || !run.start_template(number, template.move_type)
+            {
                 continue;
             }
-            run.restart(template.move_type);
             let _ = self.ops(&self.templates[template.template], run);
         }
     }

@@ -16,9 +16,9 @@ const MAX_WORDS: usize = 1 << 16;
 /// Most abstract steps for a whole game before giving up on it.
 const MAX_WORK: usize = 20_000_000;
 
-/// The reach of every piece type of `game`; `None` if the game never asks whether a
-/// piece is attacked (no `checkmated` goal, no `attacked?` or `defended?`), or is too
-/// large.
+/// The reach of every piece type of `game`, and of each of its move templates where
+/// that table is small enough; `None` if the game never asks whether a piece is attacked
+/// (no `checkmated` goal, no `attacked?` or `defended?`), or is too large.
 pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
     if !tables.has_royal_kinds() && !ir::visit::asks_attacked(&game.templates) {
         return None;
@@ -30,10 +30,22 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
     if players * kinds * positions * words > MAX_WORDS {
         return None;
     }
+    let counts: Vec<u32> = game.pieces.iter().map(|p| p.moves.len() as u32).collect();
+    let total: usize = counts.iter().map(|&c| c as usize).sum();
+    let keep_templates = players * positions * total * words <= MAX_WORDS;
     let mut bounded = vec![true; players * kinds];
     let mut bits = vec![0u64; players * kinds * positions * words];
+    let mut template_bits = vec![
+        0u64;
+        if keep_templates {
+            players * positions * total * words
+        } else {
+            0
+        }
+    ];
     let mut work = 0;
     for player in 0..players {
+        let mut first_template = 0;
         for (kind, piece) in game.pieces.iter().enumerate() {
             let slot = player * kinds + kind;
             let mut walker = Walker {
@@ -43,9 +55,10 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                 unbounded: false,
                 work: &mut work,
             };
-            for from in 0..positions as u32 {
-                walker.hits.clear();
-                for template in &piece.moves {
+            'squares: for from in 0..positions as u32 {
+                let set = (slot * positions + from as usize) * words;
+                for (number, template) in piece.moves.iter().enumerate() {
+                    walker.hits.clear();
                     let start = AbstractRun {
                         pos: from,
                         mark: NO_POS,
@@ -53,13 +66,19 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                         to: NO_POS,
                     };
                     walker.block(&game.templates[template.template.index()], vec![start]);
-                }
-                if walker.unbounded {
-                    break;
-                }
-                let set = (slot * positions + from as usize) * words;
-                for &hit in &walker.hits {
-                    bits[set + hit as usize / 64] |= 1 << (hit % 64);
+                    if walker.unbounded {
+                        break 'squares;
+                    }
+                    let template_set =
+                        ((player * positions + from as usize) * total + first_template + number)
+                            * words;
+                    for &hit in &walker.hits {
+                        let (word, bit) = (hit as usize / 64, 1 << (hit % 64));
+                        bits[set + word] |= bit;
+                        if keep_templates {
+                            template_bits[template_set + word] |= bit;
+                        }
+                    }
                 }
             }
             if walker.unbounded {
@@ -68,9 +87,15 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
             if work > MAX_WORK {
                 return None;
             }
+            first_template += piece.moves.len();
         }
     }
-    Some(Reach::new(players, kinds, positions, bounded, bits))
+    let reach = Reach::new(players, kinds, positions, bounded, bits);
+    Some(if keep_templates {
+        reach.by_template(counts, template_bits)
+    } else {
+        reach
+    })
 }
 
 /// What a run knows about positions at one point of a template.

@@ -506,6 +506,41 @@ fn a_reach_table_that_misses_a_move_is_caught() {
 }
 
 #[test]
+fn a_template_reach_that_misses_a_move_is_caught() {
+    let mut engine = engine("chess.zrf");
+    let start = engine.start();
+    let reach = engine
+        .tables
+        .reach
+        .clone()
+        .expect("chess has a reach table");
+    let (bounded, bits) = reach.parts();
+    let (counts, template_bits) = reach.template_parts().expect("kept by template");
+    // The pieces' reach right, their templates' reach shifted by one template: each
+    // template's moves are then outside its own reach.
+    let mut shifted = template_bits.to_vec();
+    let words = engine.tables.positions.len().div_ceil(64);
+    shifted.rotate_right(words);
+    let tables = &engine.tables;
+    let (players, kinds, positions) =
+        (tables.players.len(), tables.kinds(), tables.positions.len());
+    engine.tables.reach = Some(
+        zrf_runtime::Reach::new(players, kinds, positions, bounded.to_vec(), bits.to_vec())
+            .by_template(counts.to_vec(), shifted),
+    );
+    let violation = engine.reach_violation(&start).expect("a violation");
+    assert!(
+        violation.contains("outside the reach of its move template"),
+        "{violation}"
+    );
+    assert_ne!(zrf_search::perft(&engine, &start, 4), 197_281);
+    // The table as compiled holds.
+    engine.tables.reach = Some(reach);
+    assert_eq!(engine.reach_violation(&start), None);
+    assert_eq!(zrf_search::perft(&engine, &start, 4), 197_281);
+}
+
+#[test]
 fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
     let rest = r#"
    (piece

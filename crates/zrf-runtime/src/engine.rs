@@ -339,27 +339,44 @@ impl<T: Templates> Engine<T> {
     }
 
     /// A step of the mover's pieces in `state` that removes a piece outside the reach
-    /// table's squares for its piece (the attack test would miss it), described; `None`
-    /// when the table holds, or there is none. For checking the table on real positions.
+    /// table's squares for its piece, or for the template that made it (the attack test
+    /// would miss it), described; `None` when the table holds, or there is none. For
+    /// checking the table on real positions.
     pub fn reach_violation(&self, state: &State) -> Option<String> {
         let reach = self.tables.reach.as_ref()?;
         let turn = self.turn(state);
-        for (pos, piece) in state.pieces_of(turn.move_as) {
-            let mut steps = Steps::new();
-            self.gen()
-                .moves_of_piece(state, turn, pos, Filter::ANY, &mut steps);
-            for step in steps.iter() {
-                let outside = step.changes.iter().find(|c| {
-                    hit_square(c).is_some_and(|hit| {
-                        !reach.may_hit(turn.move_as, piece.kind, pos as Pos, &[hit])
-                    })
+        let player = turn.move_as;
+        for (pos, piece) in state.pieces_of(player) {
+            let templates = reach
+                .template_parts()
+                .and_then(|(counts, _)| counts.get(piece.kind as usize).copied())
+                .unwrap_or(0)
+                .min(64);
+            // All templates together, then each template on its own.
+            let runs = std::iter::once((u64::MAX, None))
+                .chain((0..templates).map(|template| (1 << template, Some(template))));
+            for (mask, template) in runs {
+                let mut steps = Steps::new();
+                self.gen()
+                    .moves_of_piece(state, turn, pos, Filter::ANY, mask, &mut steps);
+                let outside = |hit: Pos| match template {
+                    None => !reach.may_hit(player, piece.kind, pos, &[hit]),
+                    Some(_) => reach.templates_hitting(player, piece.kind, pos, &[hit]) & mask == 0,
+                };
+                let change = steps.iter().find_map(|step| {
+                    step.changes
+                        .iter()
+                        .find(|c| hit_square(c).is_some_and(outside))
                 });
-                if let Some(change) = outside {
-                    let name = |p: Pos| self.tables.positions[p as usize].as_str();
+                if let Some(change) = change {
+                    let name = self.tables.positions[pos as usize].as_str();
+                    let whose = match template {
+                        None => "its reach".to_string(),
+                        Some(t) => format!("the reach of its move template {}", t + 1),
+                    };
                     return Some(format!(
-                        "{} on {}: {change:?} outside its reach",
+                        "{} on {name}: {change:?} outside {whose}",
                         self.tables.pieces[piece.kind as usize].name,
-                        name(pos as Pos)
                     ));
                 }
             }
@@ -558,18 +575,33 @@ impl Watched {
             .pieces_of(owner)
             .filter_map(|(pos, piece)| is_royal(&piece).then_some(pos))
             .collect();
-        let attackers = state.pieces_of(attacker);
         let threats = match &tables.reach {
-            None => attackers.map(|(pos, _)| pos).collect(),
+            None => state.squares_of(attacker).collect(),
             Some(reach) => {
-                let reach = reach.toward(attacker, &targets);
-                let mut threats = SmallVec::new();
-                for (pos, piece) in attackers {
-                    if reach.may_hit(piece.kind, pos) {
-                        threats.push(pos);
+                let own = state.own_words(attacker);
+                let mut mask: SmallVec<[u64; 4]> = smallvec::smallvec![0; own.len()];
+                if reach.hitting_from(attacker, &targets, &mut mask) {
+                    // Some of these squares may hold a type that cannot hit the royal
+                    // squares from there: the attack test asks each piece again.
+                    let mut threats = SmallVec::new();
+                    for (word, (&own, &mask)) in own.iter().zip(&mask).enumerate() {
+                        let mut rest = own & mask;
+                        while rest != 0 {
+                            threats.push((word * 64) as Pos + rest.trailing_zeros());
+                            rest &= rest - 1;
+                        }
                     }
+                    threats
+                } else {
+                    let reach = reach.toward(attacker, &targets);
+                    let mut threats = SmallVec::new();
+                    for (pos, piece) in state.pieces_of(attacker) {
+                        if reach.may_hit(piece.kind, pos) {
+                            threats.push(pos);
+                        }
+                    }
+                    threats
                 }
-                threats
             }
         };
         Watched {
@@ -817,10 +849,20 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
     }
 
-    /// Runs the move templates of the piece on `pos`, if any, into `out`.
-    fn moves_of_piece(&self, state: &State, turn: Turn, pos: Pos, filter: Filter, out: &mut Steps) {
+    /// Runs the move templates of the piece on `pos` (those whose bits are set in
+    /// `templates`, see [`crate::RunCore::start_template`]), if any, into `out`.
+    fn moves_of_piece(
+        &self,
+        state: &State,
+        turn: Turn,
+        pos: Pos,
+        filter: Filter,
+        templates: u64,
+        out: &mut Steps,
+    ) {
         if let Some(piece) = state.at(pos) {
             let mut run = Run::for_move(self.tables, state, turn, pos, None, out);
+            run.only_templates(templates);
             self.templates.piece_moves(&mut run, piece.kind, filter);
         }
     }
@@ -870,7 +912,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             if length < MAX_CHAIN && *budget > 0 {
                 *budget -= 1;
                 let filter = Filter::only(continue_with);
-                self.moves_of_piece(after, turn, last.to, filter, &mut next);
+                self.moves_of_piece(after, turn, last.to, filter, u64::MAX, &mut next);
             }
         }
         next
@@ -999,9 +1041,14 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 let Some(piece) = state.at(pos).filter(|p| p.owner == turn.move_as) else {
                     continue;
                 };
-                if reach.is_none_or(|r| r.may_hit(turn.move_as, piece.kind, pos, targets)) {
+                // Only the templates that could reach a target: a queen in line with
+                // the king runs one of its eight lines.
+                let templates = reach.map_or(u64::MAX, |r| {
+                    r.templates_hitting(turn.move_as, piece.kind, pos, targets)
+                });
+                if templates != 0 {
                     let steps = steps.get_or_insert_with(new_steps);
-                    self.moves_of_piece(state, turn, pos, filter, steps);
+                    self.moves_of_piece(state, turn, pos, filter, templates, steps);
                     if hits(steps, &mut budget) {
                         break 'search true;
                     }

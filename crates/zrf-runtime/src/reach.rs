@@ -19,6 +19,30 @@ pub struct Reach {
     bounded: Vec<bool>,
     /// Bitset over squares, `words` long, at `((player * kinds + kind) * positions + from)`.
     bits: Vec<u64>,
+    /// The same relation read backwards, for players all of whose types are bounded:
+    /// bitset over squares, `words` long, at `(player * positions + target)`, of the
+    /// squares from which a piece of some type could hit `target`. An attack test then
+    /// finds the pieces worth testing by masking the attacker's squares, without
+    /// looking at each piece.
+    hitting_from: Vec<u64>,
+    /// Per player: whether `hitting_from` holds for it (every type bounded).
+    all_bounded: Vec<bool>,
+    /// The reach of each move template on its own, where the rules are small enough to
+    /// keep it: an attack test then runs only the templates of a piece that could hit.
+    by_template: Option<ByTemplate>,
+}
+
+/// [`Reach`] template by template, for the bounded types.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ByTemplate {
+    /// Per piece type: how many move templates it has, and the number of the first
+    /// among all types' templates.
+    counts: Vec<u32>,
+    first: Vec<usize>,
+    total: usize,
+    /// Bitset over squares, `words` long, at `((player * positions + from) * total +
+    /// first[kind] + template)`.
+    bits: Vec<u64>,
 }
 
 impl Reach {
@@ -34,13 +58,149 @@ impl Reach {
         let words = positions.div_ceil(64);
         let consistent =
             bounded.len() == players * kinds && bits.len() == players * kinds * positions * words;
+        let (bounded, bits) = if consistent {
+            (bounded, bits)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let all_bounded: Vec<bool> = (0..players)
+            .map(|player| consistent && bounded[player * kinds..][..kinds].iter().all(|&b| b))
+            .collect();
+        let mut hitting_from = vec![0u64; players * positions * words];
+        for player in (0..players).filter(|&p| all_bounded[p]) {
+            for kind in 0..kinds {
+                let slot = player * kinds + kind;
+                for from in 0..positions {
+                    let set = &bits[(slot * positions + from) * words..][..words];
+                    for (word, &bits_here) in set.iter().enumerate() {
+                        let mut rest = bits_here;
+                        while rest != 0 {
+                            let target = word * 64 + rest.trailing_zeros() as usize;
+                            rest &= rest - 1;
+                            if target < positions {
+                                hitting_from[(player * positions + target) * words + from / 64] |=
+                                    1 << (from % 64);
+                            }
+                        }
+                    }
+                }
+            }
+        }
         Reach {
             kinds,
             positions,
             words,
-            bounded: if consistent { bounded } else { Vec::new() },
-            bits: if consistent { bits } else { Vec::new() },
+            bounded,
+            bits,
+            hitting_from,
+            all_bounded,
+            by_template: None,
         }
+    }
+
+    /// This reach with that of each move template: `counts` per piece type (the number
+    /// of its move templates, in the order [`crate::Templates::piece_moves`] runs them),
+    /// and a bitset of `positions.div_ceil(64)` words per player, square, and template of
+    /// all the types in turn. Inconsistent sizes leave it out.
+    pub fn by_template(mut self, counts: Vec<u32>, bits: Vec<u64>) -> Reach {
+        let total: usize = counts.iter().map(|&c| c as usize).sum();
+        let players = self.all_bounded.len();
+        if counts.len() != self.kinds || bits.len() != players * self.positions * total * self.words
+        {
+            return self;
+        }
+        let first = counts
+            .iter()
+            .scan(0, |next, &count| {
+                let first = *next;
+                *next += count as usize;
+                Some(first)
+            })
+            .collect();
+        self.by_template = Some(ByTemplate {
+            counts,
+            first,
+            total,
+            bits,
+        });
+        self
+    }
+
+    /// Which move templates of a `kind` piece of `player` standing on `from` could remove
+    /// a piece from one of `targets`, as bits by template number (see
+    /// [`crate::RunCore::start_template`]; templates from the 65th on always run): none
+    /// when the piece could not, all when the reach of its templates is not known.
+    pub fn templates_hitting(
+        &self,
+        player: PlayerIx,
+        kind: Kind,
+        from: Pos,
+        targets: &[Pos],
+    ) -> u64 {
+        if !self.may_hit(player, kind, from, targets) {
+            return 0;
+        }
+        let Some(by) = &self.by_template else {
+            return u64::MAX;
+        };
+        let slot = player as usize * self.kinds + kind as usize;
+        let (Some(&count), Some(&first), true) = (
+            by.counts.get(kind as usize),
+            by.first.get(kind as usize),
+            self.bounded.get(slot).copied().unwrap_or(false),
+        ) else {
+            return u64::MAX;
+        };
+        let base =
+            ((player as usize * self.positions + from as usize) * by.total + first) * self.words;
+        let mut templates = 0;
+        for template in 0..count.min(64) as usize {
+            let start = base + template * self.words;
+            let Some(set) = by.bits.get(start..start + self.words) else {
+                return u64::MAX;
+            };
+            let hits = targets.iter().any(|&t| {
+                set.get(t as usize / 64)
+                    .is_some_and(|w| w >> (t % 64) & 1 == 1)
+            });
+            templates |= u64::from(hits) << template;
+        }
+        templates
+    }
+
+    /// The reach of each template, as [`Reach::by_template`] takes it (for code
+    /// generation), if kept.
+    pub fn template_parts(&self) -> Option<(&[u32], &[u64])> {
+        self.by_template
+            .as_ref()
+            .map(|by| (&by.counts[..], &by.bits[..]))
+    }
+
+    /// The squares from which a piece of `player` could hit one of `targets`, as a
+    /// bitset over squares (`positions.div_ceil(64)` words) into `mask`, which is
+    /// cleared first; `false` (and `mask` left empty) when some type of `player` is
+    /// unbounded, and every piece must be looked at.
+    pub fn hitting_from(&self, player: PlayerIx, targets: &[Pos], mask: &mut [u64]) -> bool {
+        mask.fill(0);
+        if !self
+            .all_bounded
+            .get(player as usize)
+            .copied()
+            .unwrap_or(false)
+            || mask.len() != self.words
+        {
+            return false;
+        }
+        for &target in targets {
+            let start = (player as usize * self.positions + target as usize) * self.words;
+            let Some(set) = self.hitting_from.get(start..start + self.words) else {
+                return false;
+            };
+            for (m, &w) in mask.iter_mut().zip(set) {
+                *m |= w;
+            }
+        }
+        true
     }
 
     /// Whether a move of a `kind` piece of `player` standing on `from` could remove a

@@ -535,6 +535,10 @@ pub struct RunCore<'a> {
     /// templates only step and look.
     leftovers: bool,
     move_type: Option<MoveType>,
+    /// Which of the piece's move templates run, by number (see
+    /// [`RunCore::start_template`]): all of them, but for an attack test, which runs only
+    /// those that could reach the royal squares.
+    templates: u64,
     out: &'a mut Steps,
     /// Whether `out` notes the squares looked at: kept here, next to the position, as
     /// every look asks.
@@ -638,6 +642,7 @@ impl<'a, N: NoteReads> Run<'a, N> {
             pending: Changes::new(),
             leftovers: false,
             move_type,
+            templates: u64::MAX,
             noting: out.noting && N::MAY_NOTE,
             out,
         };
@@ -776,6 +781,25 @@ impl<'a> RunCore<'a> {
     /// [`Steps::found_narrowed_type`] of the steps this run adds to.
     pub(crate) fn found_narrowed_type(&self) -> bool {
         self.out.found_narrowed_type()
+    }
+
+    /// Restarts the run ([`RunCore::restart`]) for the piece's move template number
+    /// `template` (counted from 0 in the order the piece lists them), of `move_type`, and
+    /// tells whether it is to run: not when the run is limited to other templates
+    /// ([`RunCore::only_templates`]; templates from the 65th on always run).
+    #[inline]
+    pub fn start_template(&mut self, template: u32, move_type: Option<MoveType>) -> bool {
+        if template < 64 && self.templates >> template & 1 == 0 {
+            return false;
+        }
+        self.restart(move_type);
+        true
+    }
+
+    /// Limits the move templates run to those whose bits are set in `templates` (see
+    /// [`crate::Reach::templates_hitting`]).
+    pub(crate) fn only_templates(&mut self, templates: u64) {
+        self.templates = templates;
     }
 
     /// Starts another template from the beginning (the same piece, square and

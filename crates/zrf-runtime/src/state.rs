@@ -468,7 +468,7 @@ impl State {
 
     /// The words of `occupied` that hold `player`'s squares.
     #[inline]
-    fn own_words(&self, player: PlayerIx) -> &[u64] {
+    pub(crate) fn own_words(&self, player: PlayerIx) -> &[u64] {
         let words = self.words();
         let start = player as usize * words;
         self.occupied.get(start..start + words).unwrap_or(&[])
