@@ -20,46 +20,100 @@ const BLOCK: usize = 8;
 /// depth (a quarter of their bits).
 const WALKED_DEPTH: u32 = 1024;
 
+/// Up to this many entries before a block, its filters are of 512 bits, kept in the
+/// block (a short game copies a few words per block); deeper, of 4,096 bits, shared
+/// between the blocks that go on from one (a long game allocates them once a block).
+const SMALL_DEPTH: u32 = 256;
+
 type Counts = rpds::HashTrieMap<u64, u32>;
 
-/// Bits of a filter: a hash's top `FILTER_BITS.ilog2()` bits choose one.
-const FILTER_BITS: usize = 4096;
-
-/// A bit per value of a hash's top bits (see [`Filters::seen`]).
-type Filter = [u64; FILTER_BITS / 64];
-
 /// What the hashes of the blocks before one are known to be, without counting them.
-/// Shared: the lines of play that go on from one block (a search's siblings) have the
-/// same blocks before them, and only a block filling up makes new filters.
-#[derive(Debug)]
-struct Filters {
-    /// Bit `hash >> 52` of every hash: a position whose bit is clear occurred nowhere
-    /// there, known without counting (and so after most moves of a game).
-    seen: Filter,
-    /// The bits of [`Filters::seen`] set more than once: a position whose bit is clear
-    /// here occurred at most once there. The draw by threefold repetition, asked after
-    /// every turn, is then told without counting for nearly every position of a game of
-    /// a thousand turns (where `seen` alone fills up).
-    seen_twice: Filter,
+#[derive(Clone, Debug)]
+enum Filters {
+    Small(Filter<8>),
+    Large(Rc<Filter<64>>),
+}
+
+/// A bit per value of a hash's top bits, `64 * W` of them.
+#[derive(Clone, Copy, Debug)]
+struct Filter<const W: usize> {
+    /// The bit of every hash: a position whose bit is clear occurred nowhere there,
+    /// known without counting (and so after most moves of a game).
+    seen: [u64; W],
+    /// The bits of `seen` set more than once: a position whose bit is clear here
+    /// occurred at most once there. The draw by threefold repetition, asked after every
+    /// turn, is then told without counting for nearly every position of a game (where
+    /// `seen` alone fills up).
+    seen_twice: [u64; W],
+}
+
+impl<const W: usize> Filter<W> {
+    const EMPTY: Filter<W> = Filter {
+        seen: [0; W],
+        seen_twice: [0; W],
+    };
+
+    /// The word and bit of `hash`.
+    #[inline]
+    fn bit(hash: u64) -> (usize, u64) {
+        let index = hash >> (64 - (64 * W).ilog2());
+        ((index / 64) as usize, 1 << (index % 64))
+    }
+
+    fn add(&mut self, hash: u64) {
+        let (word, bit) = Self::bit(hash);
+        self.seen_twice[word] |= self.seen[word] & bit;
+        self.seen[word] |= bit;
+    }
+
+    /// Whether `hash` may occur `times` times or more (1 or 2: more is asked as 2).
+    #[inline]
+    fn may_hold(&self, hash: u64, times: usize) -> bool {
+        let (word, bit) = Self::bit(hash);
+        let filter = if times <= 1 {
+            &self.seen
+        } else {
+            &self.seen_twice
+        };
+        filter[word] & bit != 0
+    }
 }
 
 impl Filters {
-    fn empty() -> Rc<Filters> {
-        Rc::new(Filters {
-            seen: [0; FILTER_BITS / 64],
-            seen_twice: [0; FILTER_BITS / 64],
-        })
+    /// Whether `hash` may occur `times` times or more (1 or 2: more is asked as 2).
+    #[inline]
+    fn may_hold(&self, hash: u64, times: usize) -> bool {
+        match self {
+            Filters::Small(filter) => filter.may_hold(hash, times),
+            Filters::Large(filter) => filter.may_hold(hash, times),
+        }
     }
 
-    /// These filters with `hashes` added.
-    fn with(&self, hashes: impl Iterator<Item = u64>) -> Rc<Filters> {
-        let (mut seen, mut seen_twice) = (self.seen, self.seen_twice);
-        for hash in hashes {
-            let (word, bit) = seen_bit(hash);
-            seen_twice[word] |= seen[word] & bit;
-            seen[word] |= bit;
+    /// The filters of the blocks up to `block`, which these are the filters before.
+    fn after(&self, block: &Block) -> Filters {
+        let depth = block.depth_before + BLOCK as u32;
+        match self {
+            Filters::Small(filter) if depth <= SMALL_DEPTH => {
+                let mut filter = *filter;
+                block.hashes.iter().for_each(|h| filter.add(h.get()));
+                Filters::Small(filter)
+            }
+            Filters::Small(_) => {
+                // Deep enough for the large filters: made from every hash so far.
+                let mut filter = Filter::EMPTY;
+                let mut here = Some(block);
+                while let Some(b) = here {
+                    b.hashes.iter().for_each(|h| filter.add(h.get()));
+                    here = b.before.as_deref();
+                }
+                Filters::Large(Rc::new(filter))
+            }
+            Filters::Large(filter) => {
+                let mut filter = **filter;
+                block.hashes.iter().for_each(|h| filter.add(h.get()));
+                Filters::Large(Rc::new(filter))
+            }
         }
-        Rc::new(Filters { seen, seen_twice })
     }
 }
 
@@ -75,7 +129,7 @@ struct Block {
     /// Entries in the blocks before this one.
     depth_before: u32,
     /// The filters of the hashes of the blocks before this one.
-    filters: Rc<Filters>,
+    filters: Filters,
     /// How often each hash occurs in the blocks before this one, for blocks deeper than
     /// [`WALKED_DEPTH`]: made when first asked for, from the previous block's (a
     /// persistent map, so the blocks share it), so that a repetition test costs the same
@@ -95,11 +149,11 @@ impl History {
     /// `previous` (none: the game's first position) with `hash` after it.
     pub(crate) fn pushed(previous: Option<&History>, hash: u64) -> History {
         let Some(previous) = previous else {
-            return History::starting_block(None, 0, Filters::empty(), &[hash]);
+            return History::starting_block(None, 0, Filters::Small(Filter::EMPTY), &[hash]);
         };
         let (block, len) = (&previous.block, previous.len);
         if usize::from(len) == BLOCK {
-            let filters = block.filters.with(block.hashes.iter().map(Cell::get));
+            let filters = block.filters.after(block);
             let depth = block.depth_before + BLOCK as u32;
             return History::starting_block(Some(block.clone()), depth, filters, &[hash]);
         }
@@ -128,7 +182,7 @@ impl History {
     fn starting_block(
         before: Option<Rc<Block>>,
         depth_before: u32,
-        filters: Rc<Filters>,
+        filters: Filters,
         entries: &[u64],
     ) -> History {
         let hashes = std::array::from_fn(|i| Cell::new(entries.get(i).copied().unwrap_or(0)));
@@ -158,12 +212,7 @@ impl History {
         let Some(missing) = times.checked_sub(here).filter(|&m| m > 0) else {
             return true;
         };
-        let (word, bit) = seen_bit(hash);
-        let filter = match missing {
-            1 => &self.block.filters.seen,
-            _ => &self.block.filters.seen_twice,
-        };
-        filter[word] & bit != 0 && self.block.occurrences_before(hash) >= missing
+        self.block.filters.may_hold(hash, missing) && self.block.occurrences_before(hash) >= missing
     }
 
     /// Occurrences of `hash` in this history.
@@ -192,8 +241,7 @@ impl History {
 impl Block {
     /// Occurrences of `hash` in the blocks before this one.
     fn occurrences_before(&self, hash: u64) -> usize {
-        let (word, bit) = seen_bit(hash);
-        if self.filters.seen[word] & bit == 0 {
+        if !self.filters.may_hold(hash, 1) {
             return 0;
         }
         if self.depth_before <= WALKED_DEPTH {
@@ -255,11 +303,4 @@ impl Drop for Block {
             next = only.before.take();
         }
     }
-}
-
-/// The word and bit of `hash` in a [`Filter`].
-#[inline]
-fn seen_bit(hash: u64) -> (usize, u64) {
-    let index = hash >> (64 - FILTER_BITS.ilog2());
-    ((index / 64) as usize, 1 << (index % 64))
 }

@@ -609,28 +609,41 @@ fn repetitions_are_counted_alike_by_walking_short_histories_and_counting_long_on
 
 #[test]
 fn lines_of_play_that_share_a_past_keep_their_own_positions() {
-    // Two lines go on from the same history, at every length across two block ends: the
-    // first writes into the shared block, the second copies what it shares.
-    for shared in 0..20u64 {
-        let base = (1..=shared).fold(None, |h: Option<History>, x| {
+    // Two lines go on from the same history, at every length across two block ends and
+    // across the depth where the filters grow: the first writes into the shared block,
+    // the second copies what it shares.
+    let hash = crate::random::mix;
+    let (first_hash, first_next) = (hash(1 << 40), hash(1 << 40 | 1));
+    let (second_hash, second_next) = (hash(1 << 41), hash(1 << 41 | 1));
+    for shared in (0..20u64).chain(250..270) {
+        let past: Vec<u64> = (1..=shared).map(hash).collect();
+        let base = past.iter().fold(None, |h: Option<History>, &x| {
             Some(History::pushed(h.as_ref(), x))
         });
-        let first = History::pushed(base.as_ref(), 100);
-        let second = History::pushed(base.as_ref(), 200);
-        let first_on = History::pushed(Some(&first), 101);
-        let second_on = History::pushed(Some(&second), 201);
-        let past: Vec<u64> = (1..=shared).collect();
+        let first = History::pushed(base.as_ref(), first_hash);
+        let second = History::pushed(base.as_ref(), second_hash);
+        let first_on = History::pushed(Some(&first), first_next);
+        let second_on = History::pushed(Some(&second), second_next);
         let with = |more: &[u64]| [past.as_slice(), more].concat();
         assert_eq!(base.as_ref().map_or_else(Vec::new, History::hashes), past);
-        assert_eq!(first.hashes(), with(&[100]), "after {shared}");
-        assert_eq!(second.hashes(), with(&[200]), "after {shared}");
-        assert_eq!(first_on.hashes(), with(&[100, 101]), "after {shared}");
-        assert_eq!(second_on.hashes(), with(&[200, 201]), "after {shared}");
-        assert_eq!(second_on.occurrences_of(100), 0);
-        assert_eq!(first_on.occurrences_of(200), 0);
-        assert!(first_on.occurs_at_least(100, 1) && !first_on.occurs_at_least(201, 1));
-        if shared > 0 {
-            assert!(second_on.occurs_at_least(1, 1) && !second_on.occurs_at_least(1, 2));
+        assert_eq!(first.hashes(), with(&[first_hash]), "after {shared}");
+        assert_eq!(second.hashes(), with(&[second_hash]), "after {shared}");
+        assert_eq!(
+            first_on.hashes(),
+            with(&[first_hash, first_next]),
+            "after {shared}"
+        );
+        assert_eq!(
+            second_on.hashes(),
+            with(&[second_hash, second_next]),
+            "after {shared}"
+        );
+        assert_eq!(second_on.occurrences_of(first_hash), 0, "after {shared}");
+        assert_eq!(first_on.occurrences_of(second_hash), 0, "after {shared}");
+        assert!(first_on.occurs_at_least(first_hash, 1));
+        assert!(!first_on.occurs_at_least(second_next, 1));
+        if let Some(&oldest) = past.first() {
+            assert!(second_on.occurs_at_least(oldest, 1) && !second_on.occurs_at_least(oldest, 2));
         }
     }
 }
