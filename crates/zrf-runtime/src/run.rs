@@ -785,8 +785,9 @@ impl<'a> RunCore<'a> {
 
     /// Restarts the run ([`RunCore::restart`]) for the piece's move template number
     /// `template` (counted from 0 in the order the piece lists them), of `move_type`, and
-    /// tells whether it is to run: not when the run is limited to other templates
-    /// ([`RunCore::only_templates`]; templates from the 65th on always run).
+    /// tells whether it is to run: not when the run is limited to other templates (an
+    /// attack test runs only those that could reach the royal squares, see
+    /// [`crate::Reach::templates_hitting`]; templates from the 65th on always run).
     #[inline]
     pub fn start_template(&mut self, template: u32, move_type: Option<MoveType>) -> bool {
         if template < 64 && self.templates >> template & 1 == 0 {
