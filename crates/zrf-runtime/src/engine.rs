@@ -350,11 +350,11 @@ impl<T: Templates> Engine<T> {
             let templates = reach
                 .template_parts()
                 .and_then(|(counts, _)| counts.get(piece.kind as usize).copied())
-                .unwrap_or(0)
-                .min(64);
-            // All templates together, then each template on its own.
+                .unwrap_or(0);
+            // All templates together, then each template on its own (from the 64th on,
+            // together: they share a bit of the limit).
             let runs = std::iter::once((u64::MAX, None))
-                .chain((0..templates).map(|template| (1 << template, Some(template))));
+                .chain((0..templates.min(64)).map(|template| (1 << template, Some(template))));
             for (mask, template) in runs {
                 let mut steps = Steps::new();
                 self.gen()
@@ -372,6 +372,9 @@ impl<T: Templates> Engine<T> {
                     let name = self.tables.positions[pos as usize].as_str();
                     let whose = match template {
                         None => "its reach".to_string(),
+                        Some(63) if templates > 64 => {
+                            "the reach of its move templates from the 64th on".to_string()
+                        }
                         Some(t) => format!("the reach of its move template {}", t + 1),
                     };
                     return Some(format!(

@@ -128,8 +128,8 @@ impl Reach {
 
     /// Which move templates of a `kind` piece of `player` standing on `from` could remove
     /// a piece from one of `targets`, as bits by template number (see
-    /// [`crate::RunCore::start_template`]; templates from the 65th on always run): none
-    /// when the piece could not, all when the reach of its templates is not known.
+    /// [`crate::RunCore::start_template`]: the 64th and later share bit 63): none when
+    /// the piece could not, all when the reach of its templates is not known.
     pub fn templates_hitting(
         &self,
         player: PlayerIx,
@@ -154,7 +154,7 @@ impl Reach {
         let base =
             ((player as usize * self.positions + from as usize) * by.total + first) * self.words;
         let mut templates = 0;
-        for template in 0..count.min(64) as usize {
+        for template in 0..count as usize {
             let start = base + template * self.words;
             let Some(set) = by.bits.get(start..start + self.words) else {
                 return u64::MAX;
@@ -163,7 +163,7 @@ impl Reach {
                 set.get(t as usize / 64)
                     .is_some_and(|w| w >> (t % 64) & 1 == 1)
             });
-            templates |= u64::from(hits) << template;
+            templates |= u64::from(hits) << template.min(63);
         }
         templates
     }

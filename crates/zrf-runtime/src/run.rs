@@ -787,10 +787,11 @@ impl<'a> RunCore<'a> {
     /// `template` (counted from 0 in the order the piece lists them), of `move_type`, and
     /// tells whether it is to run: not when the run is limited to other templates (an
     /// attack test runs only those that could reach the royal squares, see
-    /// [`crate::Reach::templates_hitting`]; templates from the 65th on always run).
+    /// [`crate::Reach::templates_hitting`]). Template `n` is bit `n` of the limit; the
+    /// 64th and later share bit 63.
     #[inline]
     pub fn start_template(&mut self, template: u32, move_type: Option<MoveType>) -> bool {
-        if template < 64 && self.templates >> template & 1 == 0 {
+        if self.templates >> template.min(63) & 1 == 0 {
             return false;
         }
         self.restart(move_type);

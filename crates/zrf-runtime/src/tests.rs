@@ -445,6 +445,41 @@ fn a_restart_forgets_what_the_template_before_left_behind() {
 }
 
 #[test]
+fn templates_from_the_64th_on_share_the_last_bit_of_a_limit() {
+    // Two players, two types on five squares; the first type has 66 move templates, of
+    // which only the first reaches square 1 and only the last square 3.
+    let tables = row(5);
+    let (players, kinds, positions) = (2, 2, 5);
+    let counts = vec![66, 0];
+    let mut by_template = vec![0u64; players * positions * 66];
+    let mut union = vec![0u64; players * kinds * positions];
+    for player in 0..players {
+        for from in 0..positions {
+            by_template[(player * positions + from) * 66] = 1 << 1;
+            by_template[(player * positions + from) * 66 + 65] = 1 << 3;
+            union[(player * kinds) * positions + from] = 1 << 1 | 1 << 3;
+        }
+    }
+    let reach = crate::Reach::new(players, kinds, positions, vec![true; 4], union)
+        .by_template(counts, by_template);
+    assert_eq!(reach.templates_hitting(0, 0, 0, &[1]), 1);
+    assert_eq!(reach.templates_hitting(1, 0, 4, &[3]), 1 << 63);
+    assert_eq!(reach.templates_hitting(0, 0, 0, &[1, 3]), 1 | 1 << 63);
+    assert_eq!(reach.templates_hitting(0, 0, 0, &[2]), 0);
+    // The second type has no table of its own: bounded and reaching nothing.
+    assert_eq!(reach.templates_hitting(0, 1, 0, &[1]), 0);
+    let state = board(&tables, &[(0, man(0))]);
+    let mut out = Steps::new();
+    let mut run: Run<'_> = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
+    assert!([0, 62, 63, 65].iter().all(|&n| run.start_template(n, None)));
+    run.only_templates(1 << 63);
+    assert!(!run.start_template(0, None) && !run.start_template(62, None));
+    assert!([63, 64, 65].iter().all(|&n| run.start_template(n, None)));
+    run.only_templates(1);
+    assert!(run.start_template(0, None) && !run.start_template(65, None));
+}
+
+#[test]
 fn the_squares_of_each_player_follow_every_kind_of_change() {
     // 70 squares: the piece sets span two words.
     let tables = row(70);
