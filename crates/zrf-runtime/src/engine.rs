@@ -582,12 +582,20 @@ impl Watched {
             None => state.squares_of(attacker).collect(),
             Some(reach) => {
                 let own = state.own_words(attacker);
-                let mut mask: SmallVec<[u64; 4]> = smallvec::smallvec![0; own.len()];
-                if reach.hitting_from(attacker, &targets, &mut mask) {
+                // On the stack for boards of up to 256 squares.
+                let (mut inline, mut spilled) = ([0u64; 4], Vec::new());
+                let mask = match inline.get_mut(..own.len()) {
+                    Some(mask) => mask,
+                    None => {
+                        spilled.resize(own.len(), 0);
+                        &mut spilled[..]
+                    }
+                };
+                if reach.hitting_from(attacker, &targets, mask) {
                     // Some of these squares may hold a type that cannot hit the royal
                     // squares from there: the attack test asks each piece again.
                     let mut threats = SmallVec::new();
-                    for (word, (&own, &mask)) in own.iter().zip(&mask).enumerate() {
+                    for (word, (&own, &mask)) in own.iter().zip(mask.iter()).enumerate() {
                         let mut rest = own & mask;
                         while rest != 0 {
                             threats.push((word * 64) as Pos + rest.trailing_zeros());
