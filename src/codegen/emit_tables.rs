@@ -120,8 +120,13 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
             ));
             match &tables.reach {
                 None => w.line("reach: None,"),
-                Some(reach) => w.enclosed("reach: Some(", "),", |w| {
-                    w.enclosed("Reach::new(", ")", |w| {
+                Some(reach) => {
+                    // Each template's reach where it is kept, each type's being their union.
+                    let constructor = match reach.template_parts() {
+                        Some(_) => "Reach::from_templates(",
+                        None => "Reach::new(",
+                    };
+                    w.enclosed(format!("reach: Some({constructor}"), ")),", |w| {
                         let (bounded, _) = reach.parts();
                         w.line(format!(
                             "{}, {}, {},",
@@ -132,15 +137,16 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                         w.enclosed("vec![", "],", |w| {
                             w.wrapped_list(bounded.iter().map(bool::to_string), 8)
                         });
-                        w.line("REACH.to_vec(),");
+                        match reach.template_parts() {
+                            Some((counts, _)) => {
+                                let counts = join(counts.iter().map(u32::to_string));
+                                w.line(format!("vec![{counts}],"));
+                                w.line("REACH_BY_TEMPLATE.to_vec(),");
+                            }
+                            None => w.line("REACH.to_vec(),"),
+                        }
                     });
-                    if let Some((counts, _)) = reach.template_parts() {
-                        w.line(format!(
-                            ".by_template(vec![{}], REACH_BY_TEMPLATE.to_vec())",
-                            join(counts.iter().map(u32::to_string))
-                        ));
-                    }
-                }),
+                }
             }
             w.line("derived: Derived::default(),");
         });
@@ -153,14 +159,19 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
 fn emit_reach_words(w: &mut RustWriter, tables: &Tables) {
     let Some(reach) = &tables.reach else { return };
     let per_line = tables.positions.len().div_ceil(64).clamp(4, 8);
-    let (_, bits) = reach.parts();
     w.line("");
-    w.line("/// Per player, piece type and square: where its moves can take effect (bitsets).");
-    emit_words(w, "REACH", bits, per_line);
-    if let Some((_, bits)) = reach.template_parts() {
-        w.line("");
-        w.line("/// Per player, square and move template: where it can take effect (bitsets).");
-        emit_words(w, "REACH_BY_TEMPLATE", bits, per_line);
+    match reach.template_parts() {
+        Some((_, bits)) => {
+            w.line("/// Per player, square and move template: where it can take effect (bitsets).");
+            emit_words(w, "REACH_BY_TEMPLATE", bits, per_line);
+        }
+        None => {
+            let (_, bits) = reach.parts();
+            w.line(
+                "/// Per player, piece type and square: where its moves can take effect (bitsets).",
+            );
+            emit_words(w, "REACH", bits, per_line);
+        }
     }
 }
 

@@ -533,8 +533,8 @@ impl Noting {
     }
 }
 
-/// Runs of consecutive templates of the same move type: one filter test each.
-/// The runs of same-type templates of `uses`, each with the number of its first.
+/// Runs of consecutive templates of the same move type (one filter test each), each with
+/// the number of its first template.
 fn by_move_type(uses: &[TemplateUse]) -> impl Iterator<Item = (usize, &[TemplateUse])> {
     uses.chunk_by(|a, b| a.move_type == b.move_type)
         .scan(0, |next, group| {

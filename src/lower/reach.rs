@@ -32,15 +32,16 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
     }
     let counts: Vec<u32> = game.pieces.iter().map(|p| p.moves.len() as u32).collect();
     let total: usize = counts.iter().map(|&c| c as usize).sum();
+    // Each template's reach where it fits (each type's is then their union), else
+    // each type's.
     let keep_templates = players * positions * total * words <= MAX_WORDS;
     let mut bounded = vec![true; players * kinds];
-    let mut bits = vec![0u64; players * kinds * positions * words];
-    let mut template_bits = vec![
+    let mut bits = vec![
         0u64;
         if keep_templates {
             players * positions * total * words
         } else {
-            0
+            players * kinds * positions * words
         }
     ];
     let mut work = 0;
@@ -56,7 +57,6 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                 work: &mut work,
             };
             'squares: for from in 0..positions as u32 {
-                let set = (slot * positions + from as usize) * words;
                 for (number, template) in piece.moves.iter().enumerate() {
                     walker.hits.clear();
                     let start = AbstractRun {
@@ -69,15 +69,13 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                     if walker.unbounded {
                         break 'squares;
                     }
-                    let template_set =
-                        ((player * positions + from as usize) * total + first_template + number)
-                            * words;
+                    let set = if keep_templates {
+                        (player * positions + from as usize) * total + first_template + number
+                    } else {
+                        slot * positions + from as usize
+                    } * words;
                     for &hit in &walker.hits {
-                        let (word, bit) = (hit as usize / 64, 1 << (hit % 64));
-                        bits[set + word] |= bit;
-                        if keep_templates {
-                            template_bits[template_set + word] |= bit;
-                        }
+                        bits[set + hit as usize / 64] |= 1 << (hit % 64);
                     }
                 }
             }
@@ -90,11 +88,10 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
             first_template += piece.moves.len();
         }
     }
-    let reach = Reach::new(players, kinds, positions, bounded, bits);
     Some(if keep_templates {
-        reach.by_template(counts, template_bits)
+        Reach::from_templates(players, kinds, positions, bounded, counts, bits)
     } else {
-        reach
+        Reach::new(players, kinds, positions, bounded, bits)
     })
 }
 

@@ -514,20 +514,37 @@ fn a_template_reach_that_misses_a_move_is_caught() {
         .reach
         .clone()
         .expect("chess has a reach table");
-    let (bounded, bits) = reach.parts();
+    let (bounded, _) = reach.parts();
     let (counts, template_bits) = reach.template_parts().expect("kept by template");
-    // The pieces' reach right, their templates' reach shifted by one template: each
-    // template's moves are then outside its own reach.
-    let mut shifted = template_bits.to_vec();
-    let words = engine.tables.positions.len().div_ceil(64);
-    shifted.rotate_right(words);
+    // Within each piece type, each template given the next one's reach: the types' reach,
+    // their union, is unchanged, but each template's moves are outside its own.
     let tables = &engine.tables;
     let (players, kinds, positions) =
         (tables.players.len(), tables.kinds(), tables.positions.len());
-    engine.tables.reach = Some(
-        zrf_runtime::Reach::new(players, kinds, positions, bounded.to_vec(), bits.to_vec())
-            .by_template(counts.to_vec(), shifted),
-    );
+    let words = positions.div_ceil(64);
+    let total: usize = counts.iter().map(|&c| c as usize).sum();
+    let mut swapped = template_bits.to_vec();
+    for player_square in 0..players * positions {
+        let mut first = player_square * total;
+        for &count in counts {
+            let range = first * words..(first + count as usize) * words;
+            swapped[range].rotate_left(words.min(count as usize * words));
+            first += count as usize;
+        }
+    }
+    engine.tables.reach = Some(zrf_runtime::Reach::from_templates(
+        players,
+        kinds,
+        positions,
+        bounded.to_vec(),
+        counts.to_vec(),
+        swapped,
+    ));
+    assert!(engine
+        .tables
+        .reach
+        .as_ref()
+        .is_some_and(|r| r.parts() == reach.parts()));
     let violation = engine.reach_violation(&start).expect("a violation");
     assert!(
         violation.contains("outside the reach of its move template"),

@@ -98,18 +98,25 @@ impl Reach {
         }
     }
 
-    /// This reach with that of each move template: `counts` per piece type (the number
-    /// of its move templates, in the order [`crate::Templates::piece_moves`] runs them),
-    /// and a bitset of `positions.div_ceil(64)` words per player, square, and template of
-    /// all the types in turn. Inconsistent sizes leave it out.
-    pub fn by_template(mut self, counts: Vec<u32>, bits: Vec<u64>) -> Reach {
+    /// The reach of each move template, that of each piece type being the union of its
+    /// templates': `counts` per piece type (the number of its move templates, in the
+    /// order [`crate::Templates::piece_moves`] runs them), and a bitset of
+    /// `positions.div_ceil(64)` words per player, square, and template of all the types
+    /// in turn. Inconsistent sizes make every piece unbounded.
+    pub fn from_templates(
+        players: usize,
+        kinds: usize,
+        positions: usize,
+        bounded: Vec<bool>,
+        counts: Vec<u32>,
+        template_bits: Vec<u64>,
+    ) -> Reach {
+        let words = positions.div_ceil(64);
         let total: usize = counts.iter().map(|&c| c as usize).sum();
-        let players = self.all_bounded.len();
-        if counts.len() != self.kinds || bits.len() != players * self.positions * total * self.words
-        {
-            return self;
+        if counts.len() != kinds || template_bits.len() != players * positions * total * words {
+            return Reach::new(players, kinds, positions, bounded, Vec::new());
         }
-        let first = counts
+        let first: Vec<usize> = counts
             .iter()
             .scan(0, |next, &count| {
                 let first = *next;
@@ -117,13 +124,29 @@ impl Reach {
                 Some(first)
             })
             .collect();
-        self.by_template = Some(ByTemplate {
+        let mut bits = vec![0u64; players * kinds * positions * words];
+        for player in 0..players {
+            for (kind, (&count, &first)) in counts.iter().zip(&first).enumerate() {
+                for from in 0..positions {
+                    let union = (((player * kinds + kind) * positions) + from) * words;
+                    let templates = ((player * positions + from) * total + first) * words;
+                    let templates = &template_bits[templates..][..count as usize * words];
+                    for template in templates.chunks_exact(words) {
+                        for (word, &hits) in template.iter().enumerate() {
+                            bits[union + word] |= hits;
+                        }
+                    }
+                }
+            }
+        }
+        let mut reach = Reach::new(players, kinds, positions, bounded, bits);
+        reach.by_template = Some(ByTemplate {
             counts,
             first,
             total,
-            bits,
+            bits: template_bits,
         });
-        self
+        reach
     }
 
     /// Which move templates of a `kind` piece of `player` standing on `from` could remove
@@ -168,7 +191,7 @@ impl Reach {
         templates
     }
 
-    /// The reach of each template, as [`Reach::by_template`] takes it (for code
+    /// The reach of each template, as [`Reach::from_templates`] takes it (for code
     /// generation), if kept.
     pub fn template_parts(&self) -> Option<(&[u32], &[u64])> {
         self.by_template
@@ -234,7 +257,8 @@ impl Reach {
         }
     }
 
-    /// The raw tables, in the order [`Reach::new`] takes them (for code generation).
+    /// The raw tables, in the order [`Reach::new`] takes them (for code generation; the
+    /// reach of each type is derived when [`Reach::template_parts`] are kept).
     pub fn parts(&self) -> (&[bool], &[u64]) {
         (&self.bounded, &self.bits)
     }

@@ -452,16 +452,23 @@ fn templates_from_the_64th_on_share_the_last_bit_of_a_limit() {
     let (players, kinds, positions) = (2, 2, 5);
     let counts = vec![66, 0];
     let mut by_template = vec![0u64; players * positions * 66];
-    let mut union = vec![0u64; players * kinds * positions];
     for player in 0..players {
         for from in 0..positions {
             by_template[(player * positions + from) * 66] = 1 << 1;
             by_template[(player * positions + from) * 66 + 65] = 1 << 3;
-            union[(player * kinds) * positions + from] = 1 << 1 | 1 << 3;
         }
     }
-    let reach = crate::Reach::new(players, kinds, positions, vec![true; 4], union)
-        .by_template(counts, by_template);
+    let reach = crate::Reach::from_templates(
+        players,
+        kinds,
+        positions,
+        vec![true; 4],
+        counts,
+        by_template,
+    );
+    // Each type's reach is the union of its templates'.
+    assert!(reach.may_hit(1, 0, 2, &[1]) && reach.may_hit(1, 0, 2, &[3]));
+    assert!(!reach.may_hit(1, 0, 2, &[2]));
     assert_eq!(reach.templates_hitting(0, 0, 0, &[1]), 1);
     assert_eq!(reach.templates_hitting(1, 0, 4, &[3]), 1 << 63);
     assert_eq!(reach.templates_hitting(0, 0, 0, &[1, 3]), 1 | 1 << 63);
