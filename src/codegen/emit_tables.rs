@@ -1,7 +1,9 @@
 //! The game's [`Tables`] as Rust data: `pub fn tables() -> Tables`, field by field, so the
 //! compiled engine starts from exactly what the interpreter builds from the IR.
 
-use zrf_runtime::{Goal, GoalCond, GoalKind, PassTurn, PieceRef, Place, Tables, Turn, NO_POS};
+use zrf_runtime::{
+    Goal, GoalCond, GoalKind, PassTurn, PieceRef, Place, Reach, Tables, Turn, NO_POS,
+};
 
 use super::writer::{string_literal, RustWriter};
 use super::Names;
@@ -126,7 +128,12 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                         Some(_) => "Reach::from_templates(",
                         None => "Reach::new(",
                     };
-                    w.enclosed(format!("reach: Some({constructor}"), ")),", |w| {
+                    let bounds = if reach.step_bounds().0.is_empty() {
+                        ")),"
+                    } else {
+                        ").with_step_bounds(STEP_BOUNDS.to_vec(), ANCHORED.to_vec())),"
+                    };
+                    w.enclosed(format!("reach: Some({constructor}"), bounds, |w| {
                         let (bounded, _) = reach.parts();
                         w.line(format!(
                             "{}, {}, {},",
@@ -152,6 +159,7 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
         });
     });
     emit_reach_words(w, tables);
+    emit_step_bounds(w, tables);
 }
 
 /// The reach bitsets as static data: tens of thousands of words in a `vec!` would make
@@ -173,6 +181,30 @@ fn emit_reach_words(w: &mut RustWriter, tables: &Tables) {
             emit_words(w, "REACH", bits, per_line);
         }
     }
+}
+
+/// The step bounds as static data, next to the reach.
+fn emit_step_bounds(w: &mut RustWriter, tables: &Tables) {
+    let Some((bounds, anchored)) = tables.reach.as_ref().map(Reach::step_bounds) else {
+        return;
+    };
+    if bounds.is_empty() {
+        return;
+    }
+    w.line("");
+    w.line("/// Per player, piece type and square: the most steps its moves could add.");
+    w.line(format!("static STEP_BOUNDS: [u16; {}] = [", bounds.len()));
+    w.indent();
+    w.wrapped_list(bounds.iter().map(u16::to_string), 16);
+    w.dedent();
+    w.line("];");
+    w.line("");
+    w.line("/// Per player and piece type: every step of its starts on the piece's square.");
+    w.line(format!("static ANCHORED: [bool; {}] = [", anchored.len()));
+    w.indent();
+    w.wrapped_list(anchored.iter().map(bool::to_string), 8);
+    w.dedent();
+    w.line("];");
 }
 
 fn emit_words(w: &mut RustWriter, name: &str, bits: &[u64], per_line: usize) {

@@ -4,10 +4,10 @@
 //! both ways. The attack test skips pieces whose reach misses the royal squares, so the
 //! analysis must over-approximate: whatever it cannot follow makes the type unbounded.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 use zrf_runtime::{Reach, Tables, NO_POS};
 
-use crate::ir::{self, AddKind, Block, Dir, GoTarget, Stmt};
+use crate::ir::{self, AddKind, Block, Cond, Dir, GoTarget, Stmt};
 
 /// Most bitset words worth emitting and keeping (a 512 KiB table); larger games get no
 /// reach and test every piece.
@@ -44,6 +44,11 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
             players * kinds * positions * words
         }
     ];
+    // The most steps a piece could add from each square: the sum over its templates of
+    // the most each could add (see `Walker::adds`).
+    let mut step_bounds = vec![u16::MAX; players * kinds * positions];
+    // Whether every step of the type starts from the square the piece stood on.
+    let mut anchored = vec![true; players * kinds];
     let mut work = 0;
     for player in 0..players {
         let mut first_template = 0;
@@ -53,22 +58,28 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                 tables,
                 player,
                 hits: Vec::new(),
+                adds: 0,
+                loose: false,
                 unbounded: false,
                 work: &mut work,
             };
             'squares: for from in 0..positions as u32 {
+                let mut steps = 0usize;
                 for (number, template) in piece.moves.iter().enumerate() {
                     walker.hits.clear();
+                    walker.adds = 0;
                     let start = AbstractRun {
+                        start: from,
                         pos: from,
                         mark: NO_POS,
                         from,
                         to: NO_POS,
                     };
-                    walker.block(&game.templates[template.template.index()], vec![start]);
+                    walker.block(&game.templates[template.template.index()], vec![(start, 0)]);
                     if walker.unbounded {
                         break 'squares;
                     }
+                    steps = steps.saturating_add(walker.adds);
                     let set = if keep_templates {
                         (player * positions + from as usize) * total + first_template + number
                     } else {
@@ -78,9 +89,13 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                         bits[set + hit as usize / 64] |= 1 << (hit % 64);
                     }
                 }
+                step_bounds[slot * positions + from as usize] =
+                    u16::try_from(steps).unwrap_or(u16::MAX);
             }
+            anchored[slot] = !walker.loose;
             if walker.unbounded {
                 bounded[slot] = false;
+                step_bounds[slot * positions..][..positions].fill(u16::MAX);
             }
             if work > MAX_WORK {
                 return None;
@@ -88,34 +103,46 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
             first_template += piece.moves.len();
         }
     }
-    Some(if keep_templates {
+    let reach = if keep_templates {
         Reach::from_templates(players, kinds, positions, bounded, counts, bits)
     } else {
         Reach::new(players, kinds, positions, bounded, bits)
-    })
+    };
+    Some(reach.with_step_bounds(step_bounds, anchored))
 }
 
 /// What a run knows about positions at one point of a template.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct AbstractRun {
+    /// Where the run started: the piece's square.
+    start: u32,
     pos: u32,
     mark: u32,
     from: u32,
     to: u32,
 }
 
+/// An abstract run, with the most steps a concrete run in it may have added so far.
+type Counted = (AbstractRun, usize);
+
 struct Walker<'a> {
     tables: &'a Tables,
     player: usize,
     /// Squares an effect of the runs so far may land on.
     hits: Vec<u32>,
+    /// The most steps one concrete run of the template may add: the largest count an
+    /// `add` reached, counting its promotion choices (or one).
+    adds: usize,
+    /// Whether some `add` may make a step that starts elsewhere than where the run
+    /// started (after `from` or `cascade`).
+    loose: bool,
     unbounded: bool,
     work: &'a mut usize,
 }
 
 impl Walker<'_> {
     /// The runs that get through `block` from `runs` (failed ones are dropped).
-    fn block(&mut self, block: &Block, mut runs: Vec<AbstractRun>) -> Vec<AbstractRun> {
+    fn block(&mut self, block: &Block, mut runs: Vec<Counted>) -> Vec<Counted> {
         for stmt in block {
             if runs.is_empty() || self.unbounded {
                 return Vec::new();
@@ -125,45 +152,45 @@ impl Walker<'_> {
         runs
     }
 
-    fn stmt(&mut self, stmt: &Stmt, runs: Vec<AbstractRun>) -> Vec<AbstractRun> {
+    fn stmt(&mut self, stmt: &Stmt, mut runs: Vec<Counted>) -> Vec<Counted> {
         *self.work += runs.len();
         if *self.work > MAX_WORK {
             self.unbounded = true;
             return Vec::new();
         }
         match stmt {
-            Stmt::Step(dir) => runs
-                .into_iter()
-                .filter_map(|r| {
-                    let pos = self.resolve(r.pos, Some(ir::Loc::Dir(*dir)));
-                    (pos != NO_POS).then_some(AbstractRun { pos, ..r })
-                })
-                .collect(),
+            Stmt::Step(dir) => with_each(runs, |r| {
+                let pos = self.resolve(r.pos, Some(ir::Loc::Dir(*dir)));
+                (pos != NO_POS).then_some(AbstractRun { pos, ..r })
+            }),
             Stmt::Jump(p) => with_each(runs, |r| Some(AbstractRun { pos: p.0, ..r })),
-            Stmt::Verify(_)
-            | Stmt::ChangeType(..)
+            Stmt::Verify(cond) => {
+                runs.retain(|(r, _)| self.known(cond, r.pos) != Some(false));
+                runs
+            }
+            Stmt::ChangeType(..)
             | Stmt::ChangeOwner(_)
             | Stmt::Flip(_)
             | Stmt::SetAttribute(..)
             | Stmt::SetFlag(..)
             | Stmt::SetPositionFlag(..) => runs,
-            Stmt::If(_, then, other) => {
-                let mut out = self.block(then, runs.clone());
-                out.extend(self.block(other, runs));
-                dedup(out)
-            }
-            Stmt::While(_, body) => {
-                let mut seen: FxHashSet<AbstractRun> = runs.iter().copied().collect();
-                let mut frontier = runs;
-                while !frontier.is_empty() && !self.unbounded {
-                    frontier = self
-                        .block(body, frontier)
-                        .into_iter()
-                        .filter(|r| seen.insert(*r))
-                        .collect();
+            Stmt::If(cond, then, other) => {
+                let (mut yes, mut no) = (Vec::new(), Vec::new());
+                for run in runs {
+                    match self.known(cond, run.0.pos) {
+                        Some(true) => yes.push(run),
+                        Some(false) => no.push(run),
+                        None => {
+                            yes.push(run);
+                            no.push(run);
+                        }
+                    }
                 }
-                seen.into_iter().collect()
+                let mut out = self.block(then, yes);
+                out.extend(self.block(other, no));
+                merge(out)
             }
+            Stmt::While(cond, body) => self.while_loop(cond, body, runs),
             Stmt::Mark(at) => with_each(runs, |r| {
                 let mark = self.resolve(r.pos, *at);
                 (mark != NO_POS).then_some(AbstractRun { mark, ..r })
@@ -182,17 +209,16 @@ impl Walker<'_> {
                 Vec::new()
             }
             Stmt::Capture(at) | Stmt::Create { at, .. } => {
-                for r in &runs {
+                for (r, _) in &runs {
                     let pos = self.resolve(r.pos, *at);
                     self.hit(pos);
                 }
-                runs.into_iter()
-                    .filter(|r| self.resolve(r.pos, *at) != NO_POS)
-                    .collect()
+                runs.retain(|(r, _)| self.resolve(r.pos, *at) != NO_POS);
+                runs
             }
             Stmt::From => with_each(runs, |r| Some(AbstractRun { from: r.pos, ..r })),
             Stmt::To => {
-                for r in &runs {
+                for (r, _) in &runs {
                     self.hit(r.pos);
                 }
                 with_each(runs, |r| Some(AbstractRun { to: r.pos, ..r }))
@@ -200,27 +226,101 @@ impl Walker<'_> {
             // `to` only if a piece is held (which the walk does not follow), then `from`.
             Stmt::Cascade => {
                 let mut out = Vec::with_capacity(runs.len() * 2);
-                for r in runs {
+                for (r, count) in runs {
                     self.hit(r.pos);
-                    out.push(AbstractRun { from: r.pos, ..r });
-                    out.push(AbstractRun {
+                    out.push((AbstractRun { from: r.pos, ..r }, count));
+                    let to = AbstractRun {
                         from: r.pos,
                         to: r.pos,
                         ..r
-                    });
+                    };
+                    out.push((to, count));
                 }
-                dedup(out)
+                merge(out)
             }
-            Stmt::Add { kind, .. } => {
+            Stmt::Add { kind, promote, .. } => {
                 if matches!(kind, AddKind::AddPartial | AddKind::AddCopyPartial) {
                     self.unbounded = true;
                     return Vec::new();
                 }
-                for r in &runs {
+                for (r, count) in &mut runs {
                     self.hit(r.pos);
+                    self.loose |= r.from != r.start;
+                    *count = count.saturating_add(promote.len().max(1));
+                    self.adds = self.adds.max(*count);
                 }
                 runs
             }
+        }
+    }
+
+    /// A `while` loop: its body from every run the test may let in, until no run comes
+    /// back new (or with more steps than before); the runs the test may let out. A loop
+    /// that may come back to a run with more steps each time (one that adds without
+    /// moving) could add without end: its steps are not bounded.
+    fn while_loop(&mut self, cond: &Cond, body: &Block, runs: Vec<Counted>) -> Vec<Counted> {
+        let mut seen: FxHashMap<AbstractRun, usize> = FxHashMap::default();
+        let mut frontier = merge(runs);
+        seen.extend(frontier.iter().copied());
+        let mut rounds = 0;
+        while !frontier.is_empty() && !self.unbounded {
+            frontier.retain(|(r, _)| self.known(cond, r.pos) != Some(false));
+            rounds += 1;
+            // More rounds than runs: some run comes back with more steps.
+            let counting = rounds <= seen.len() + 1;
+            if !counting {
+                self.adds = usize::MAX;
+            }
+            frontier = self
+                .block(body, frontier)
+                .into_iter()
+                .filter(|&(r, count)| match seen.get(&r) {
+                    Some(&before) if !counting || before >= count => false,
+                    _ => {
+                        seen.insert(r, count);
+                        true
+                    }
+                })
+                .collect();
+        }
+        seen.into_iter()
+            .filter(|(r, _)| self.known(cond, r.pos) != Some(true))
+            .collect()
+    }
+
+    /// The value of `cond` at `pos`, when the board alone decides it (zones, edges).
+    fn known(&self, cond: &Cond, pos: u32) -> Option<bool> {
+        match cond {
+            Cond::Const(value) => Some(*value),
+            Cond::Not(inner) => self.known(inner, pos).map(|value| !value),
+            Cond::And(all) => {
+                let mut value = Some(true);
+                for c in all {
+                    match self.known(c, pos) {
+                        Some(false) => return Some(false),
+                        Some(true) => {}
+                        None => value = None,
+                    }
+                }
+                value
+            }
+            Cond::Or(any) => {
+                let mut value = Some(false);
+                for c in any {
+                    match self.known(c, pos) {
+                        Some(true) => return Some(true),
+                        Some(false) => {}
+                        None => value = None,
+                    }
+                }
+                value
+            }
+            Cond::InZone(zone, at) => {
+                let at = self.resolve(pos, *at);
+                Some(self.tables.in_zone(zone.narrow(), self.player as u8, at))
+            }
+            Cond::OnBoard(at) => Some(self.resolve(pos, *at) != NO_POS),
+            _ => None,
         }
     }
 
@@ -258,15 +358,30 @@ impl Walker<'_> {
     }
 }
 
+/// `runs` mapped through `f`, merged ([`merge`]); runs `f` drops fail.
 fn with_each(
-    runs: Vec<AbstractRun>,
-    f: impl FnMut(AbstractRun) -> Option<AbstractRun>,
-) -> Vec<AbstractRun> {
-    dedup(runs.into_iter().filter_map(f).collect())
+    runs: Vec<Counted>,
+    mut f: impl FnMut(AbstractRun) -> Option<AbstractRun>,
+) -> Vec<Counted> {
+    merge(
+        runs.into_iter()
+            .filter_map(|(r, count)| Some((f(r)?, count)))
+            .collect(),
+    )
 }
 
-fn dedup(mut runs: Vec<AbstractRun>) -> Vec<AbstractRun> {
-    let mut seen = FxHashSet::default();
-    runs.retain(|r| seen.insert(*r));
-    runs
+/// One entry per abstract run, with the most steps of its entries.
+fn merge(runs: Vec<Counted>) -> Vec<Counted> {
+    let mut best: FxHashMap<AbstractRun, usize> = FxHashMap::default();
+    let mut order = Vec::with_capacity(runs.len());
+    for (r, count) in runs {
+        match best.get_mut(&r) {
+            Some(before) => *before = (*before).max(count),
+            None => {
+                best.insert(r, count);
+                order.push(r);
+            }
+        }
+    }
+    order.into_iter().map(|r| (r, best[&r])).collect()
 }

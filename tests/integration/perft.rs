@@ -506,6 +506,74 @@ fn a_reach_table_that_misses_a_move_is_caught() {
 }
 
 #[test]
+fn step_bounds_too_small_or_a_wrong_anchor_are_caught() {
+    let mut engine = engine("chess.zrf");
+    let reach = engine
+        .tables
+        .reach
+        .clone()
+        .expect("chess has a reach table");
+    let (bounds, anchored) = reach.step_bounds();
+    let (bounds, anchored) = (bounds.to_vec(), anchored.to_vec());
+    // As compiled: a knight on b1 may make 3 steps, a rook 14 anywhere, a queen 27 in
+    // the centre; only the king's steps (castling moves the rook) start elsewhere.
+    let tables = &engine.tables;
+    let square = |name: &str| {
+        tables
+            .positions
+            .iter()
+            .position(|p| p == name)
+            .expect("a square")
+    };
+    let kind = |name: &str| {
+        tables
+            .pieces
+            .iter()
+            .position(|p| p.name == name)
+            .expect("a type")
+    };
+    let bound = |kind: usize, pos: usize| bounds[kind * tables.positions.len() + pos];
+    assert_eq!(bound(kind("Knight"), square("b1")), 3);
+    assert_eq!(bound(kind("Rook"), square("a1")), 14);
+    assert_eq!(bound(kind("Queen"), square("d4")), 27);
+    let loose: Vec<&str> = (0..tables.kinds())
+        .filter(|&k| !anchored[k])
+        .map(|k| tables.pieces[k].name.as_str())
+        .collect();
+    assert_eq!(loose, ["King"]);
+    // Castling is possible: the king's step that moves the rook starts on h1.
+    let castling = after(
+        &engine,
+        &[
+            "Pawn e2 - e4",
+            "Pawn e7 - e5",
+            "Knight g1 - f3",
+            "Knight g8 - f6",
+            "Bishop f1 - c4",
+            "Bishop f8 - c5",
+        ],
+    );
+    assert_eq!(engine.reach_violation(&castling), None);
+    let with = |bounds: Vec<u16>, anchored: Vec<bool>| {
+        Some(reach.clone().with_step_bounds(bounds, anchored))
+    };
+    // Every bound one: the pawns' double steps are past it.
+    engine.tables.reach = with(vec![1; bounds.len()], anchored.clone());
+    let violation = engine.reach_violation(&castling).expect("a violation");
+    assert!(
+        violation.contains("more than its bound of 1"),
+        "{violation}"
+    );
+    // Every type anchored: castling is not.
+    engine.tables.reach = with(bounds.clone(), vec![true; anchored.len()]);
+    let violation = engine.reach_violation(&castling).expect("a violation");
+    assert!(
+        violation.contains("King on e1") && violation.contains("elsewhere"),
+        "{violation}"
+    );
+}
+
+#[test]
 fn a_template_reach_that_misses_a_move_is_caught() {
     let mut engine = engine("chess.zrf");
     let start = engine.start();

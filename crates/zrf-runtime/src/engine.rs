@@ -340,13 +340,34 @@ impl<T: Templates> Engine<T> {
 
     /// A step of the mover's pieces in `state` that removes a piece outside the reach
     /// table's squares for its piece, or for the template that made it (the attack test
-    /// would miss it), described; `None` when the table holds, or there is none. For
-    /// checking the table on real positions.
+    /// would miss it), or a piece that adds more steps than its bound or a step that
+    /// starts elsewhere though its type is anchored (random moves would not be drawn
+    /// uniformly, see [`Reach::with_step_bounds`]), described; `None` when the table
+    /// holds, or there is none. For checking the table on real positions.
     pub fn reach_violation(&self, state: &State) -> Option<String> {
         let reach = self.tables.reach.as_ref()?;
         let turn = self.turn(state);
         let player = turn.move_as;
         for (pos, piece) in state.pieces_of(player) {
+            let name = self.tables.positions[pos as usize].as_str();
+            let kind_name = &self.tables.pieces[piece.kind as usize].name;
+            let mut all = Steps::new();
+            self.gen()
+                .moves_of_piece(state, turn, pos, Filter::ANY, u64::MAX, &mut all);
+            let count = all.iter().count();
+            if let Some(bound) = reach.max_steps(player, piece.kind, pos) {
+                if count > bound as usize {
+                    return Some(format!(
+                        "{kind_name} on {name}: {count} steps, more than its bound of {bound}"
+                    ));
+                }
+            }
+            let elsewhere = all.iter().find(|step| step.from != Some(pos));
+            if let Some(step) = elsewhere.filter(|_| reach.anchored(player, piece.kind)) {
+                return Some(format!(
+                    "{kind_name} on {name}: {step:?} starts elsewhere, though its type is anchored"
+                ));
+            }
             let templates = reach
                 .template_parts()
                 .and_then(|(counts, _)| counts.get(piece.kind as usize).copied())
@@ -369,7 +390,6 @@ impl<T: Templates> Engine<T> {
                         .find(|c| hit_square(c).is_some_and(outside))
                 });
                 if let Some(change) = change {
-                    let name = self.tables.positions[pos as usize].as_str();
                     let whose = match template {
                         None => "its reach".to_string(),
                         Some(63) if templates > 64 => {
@@ -377,10 +397,7 @@ impl<T: Templates> Engine<T> {
                         }
                         Some(t) => format!("the reach of its move template {}", t + 1),
                     };
-                    return Some(format!(
-                        "{} on {name}: {change:?} outside {whose}",
-                        self.tables.pieces[piece.kind as usize].name,
-                    ));
+                    return Some(format!("{kind_name} on {name}: {change:?} outside {whose}"));
                 }
             }
         }

@@ -30,6 +30,15 @@ pub struct Reach {
     /// The reach of each move template on its own, where the rules are small enough to
     /// keep it: an attack test then runs only the templates of a piece that could hit.
     by_template: Option<ByTemplate>,
+    /// `step_bounds[(player * kinds + kind) * positions + from]`: the most steps the
+    /// move templates of such a piece could add (`u16::MAX`: not known), so that a
+    /// random move can be drawn without listing every piece's (see
+    /// [`Reach::with_step_bounds`]). Empty when not known at all.
+    step_bounds: Vec<u16>,
+    /// `anchored[player * kinds + kind]`: every step such a piece's templates add starts
+    /// from the square the piece stands on (none picks up another piece first), so
+    /// that no turn of another piece can be the same as one of its own.
+    anchored: Vec<bool>,
 }
 
 /// [`Reach`] template by template, for the bounded types.
@@ -95,6 +104,8 @@ impl Reach {
             hitting_from,
             all_bounded,
             by_template: None,
+            step_bounds: Vec::new(),
+            anchored: Vec::new(),
         }
     }
 
@@ -189,6 +200,53 @@ impl Reach {
             templates |= u64::from(hits) << template.min(63);
         }
         templates
+    }
+
+    /// This reach, with the most steps a piece of each player and type standing on each
+    /// square could add (one number per player, type and square, in that order;
+    /// `u16::MAX` where not known), and whether each player's type is anchored (every
+    /// step of its starts on the piece's square). A random move is drawn by piece and
+    /// index within these bounds, drawing again when the index is past the piece's
+    /// steps, which keeps every turn equally likely (see
+    /// [`crate::Engine::random_legal_move`]); the bounds are checked on the positions
+    /// of the corpus playouts ([`crate::Engine::reach_violation`]). Inconsistent sizes
+    /// leave every bound unknown.
+    pub fn with_step_bounds(mut self, bounds: Vec<u16>, anchored: Vec<bool>) -> Reach {
+        let consistent = bounds.len() == self.bounded.len() * self.positions
+            && anchored.len() == self.bounded.len();
+        if consistent {
+            self.step_bounds = bounds;
+            self.anchored = anchored;
+        } else {
+            self.step_bounds = Vec::new();
+            self.anchored = Vec::new();
+        }
+        self
+    }
+
+    /// Whether every step of a `kind` piece of `player` starts on its square (see
+    /// [`Reach::with_step_bounds`]); `false` when not known.
+    #[inline]
+    pub fn anchored(&self, player: PlayerIx, kind: Kind) -> bool {
+        let slot = player as usize * self.kinds + kind as usize;
+        self.anchored.get(slot).copied().unwrap_or(false)
+    }
+
+    /// The most steps the move templates of a `kind` piece of `player` standing on
+    /// `from` could add, if known.
+    #[inline]
+    pub fn max_steps(&self, player: PlayerIx, kind: Kind, from: Pos) -> Option<u32> {
+        let slot = (player as usize * self.kinds + kind as usize) * self.positions + from as usize;
+        match self.step_bounds.get(slot) {
+            Some(&u16::MAX) | None => None,
+            Some(&bound) => Some(u32::from(bound)),
+        }
+    }
+
+    /// [`Reach::with_step_bounds`]'s bounds and anchored types (for code generation);
+    /// empty when unknown.
+    pub fn step_bounds(&self) -> (&[u16], &[bool]) {
+        (&self.step_bounds, &self.anchored)
     }
 
     /// The reach of each template, as [`Reach::from_templates`] takes it (for code
