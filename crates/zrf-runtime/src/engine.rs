@@ -155,7 +155,9 @@ impl<T: Templates> Engine<T> {
     /// [`Engine::legal_moves`], found cheaply where it can be: under the `checkmated`
     /// filter alone, candidates are drawn at random and only the drawn ones tested, on
     /// the position after them, which is then the one returned (a random playout needs
-    /// one legal turn played, not the legality of all of them).
+    /// one legal turn played, not the legality of all of them); where the rules bound
+    /// each piece's steps, the candidates are drawn without listing every piece's (see
+    /// [`Engine::draw_within_bounds`]).
     pub fn random_legal_move(
         &self,
         state: &State,
@@ -180,6 +182,9 @@ impl<T: Templates> Engine<T> {
             self.play_into(state, &drawn, after);
             return Some(drawn);
         };
+        if let Some(drawn) = self.draw_within_bounds(state, turn, royal, rng, moves, after) {
+            return Some(drawn);
+        }
         moves.clear();
         let candidates = Steps::appending_to(std::mem::take(moves));
         let listed = self.gen().turns_into(state, turn, candidates, moves);
@@ -195,6 +200,152 @@ impl<T: Templates> Engine<T> {
             }
         }
         None
+    }
+
+    /// A legal turn drawn uniformly at random by piece and index: with `bound(p)` the
+    /// most steps the piece `p` could add from its square ([`Reach::max_steps`]), a
+    /// number below the sum of the bounds names a piece and an index below its bound;
+    /// the piece's turns are listed up to that index, and the one there is the
+    /// candidate, if there is one and no piece listed before it makes the same turn
+    /// (only pieces whose steps may start elsewhere than on their square can). Every
+    /// turn is then as likely as any other, and drawing again when there is no
+    /// candidate, or when it leaves a royal piece attacked, keeps it so. Played into
+    /// `after`; `None` when this cannot be done here (a piece of unknown bound, drops
+    /// to make, tables the rules turn out to exceed) or takes too long (the legal
+    /// turns are few, or none): the turns are then listed, and the draw made among
+    /// them, which is as uniform (giving up depends only on how many draws failed).
+    fn draw_within_bounds(
+        &self,
+        state: &State,
+        turn: Turn,
+        royal: &[bool],
+        rng: &mut crate::SplitMix64,
+        buffer: &mut Vec<Move>,
+        after: &mut State,
+    ) -> Option<Move> {
+        // Enough draws for positions where one candidate in ten is legal; past them the
+        // listing is cheaper.
+        const MAX_DRAWS: usize = 256;
+        const MAX_REJECTED: usize = 8;
+        let reach = self.tables.reach.as_ref()?;
+        let mover = turn.move_as;
+        let drops = (0..self.tables.kinds() as Kind).any(|kind| {
+            self.templates.has_drops(kind) && state.stock(&self.tables, mover, kind) > 0
+        });
+        if drops {
+            return None;
+        }
+        // Each piece with its bound and the sum of the bounds up to it.
+        let mut pieces: SmallVec<[(Pos, Piece, u32, usize); 32]> = SmallVec::new();
+        let mut total = 0;
+        for (pos, piece) in state.pieces_of(mover) {
+            let bound = reach.max_steps(mover, piece.kind, pos)?;
+            if bound > 0 {
+                total += bound as usize;
+                pieces.push((pos, piece, bound, total));
+            }
+        }
+        if total == 0 {
+            return None;
+        }
+        // The pieces whose steps may start elsewhere than on their square: the only
+        // ones whose turns may be the same as another piece's.
+        let loose: SmallVec<[Pos; 2]> = (pieces.iter())
+            .filter(|&&(_, piece, ..)| !reach.anchored(mover, piece.kind))
+            .map(|&(pos, ..)| pos)
+            .collect();
+        let filter = turn.filter();
+        let mut steps = Steps::appending_to(std::mem::take(buffer));
+        let mut run = Run::for_pieces(&self.tables, state, turn, &mut steps);
+        let mut rejected = 0;
+        let mut found = None;
+        for _ in 0..MAX_DRAWS {
+            let drawn = rng.below_fast(total);
+            let at = pieces.partition_point(|&(.., end)| end <= drawn);
+            let (pos, piece, bound, end) = pieces[at];
+            let index = drawn + bound as usize - end;
+            // The piece's turns up to the drawn one; all of them when two may be the same
+            // (promotion choices, say), as the later of two equal turns is dropped.
+            let mut list = |enough: usize| {
+                run.output().start_afresh();
+                run.enough_after(enough);
+                run.take_piece(pos, piece);
+                self.templates.piece_moves(&mut run, piece.kind, filter);
+                run.output().routes_differ()
+            };
+            let routes_differ = list(index + 1) || list(usize::MAX);
+            let out = run.output();
+            let partial = out.first_partial().is_some();
+            let turns = out.kept_mut();
+            // Safety nets, should the tables be wrong (the corpus playouts check them):
+            // a partial step, more steps than the bound, a step of an anchored type
+            // that starts elsewhere.
+            let starts_elsewhere = |m: &Move| m.steps.first().map(|s| s.from) != Some(Some(pos));
+            let anchored = reach.anchored(mover, piece.kind);
+            let broken = anchored && turns.iter().any(starts_elsewhere);
+            if partial || broken || turns.len() > bound as usize {
+                break;
+            }
+            drop_repeated_turns(turns, Some(routes_differ));
+            if index >= turns.len() {
+                continue;
+            }
+            let candidate = turns.swap_remove(index);
+            if self.made_before(state, turn, pos, &candidate, &loose) {
+                continue;
+            }
+            self.play_into(state, &candidate, after);
+            if !self.royal_attacked(after, mover, royal) {
+                found = Some(candidate);
+                break;
+            }
+            rejected += 1;
+            if rejected == MAX_REJECTED {
+                break;
+            }
+        }
+        drop(run);
+        *buffer = steps.into_moves();
+        found
+    }
+
+    /// Whether a piece listed before the one on `pos` (pieces are listed in position
+    /// order) makes the same turn as `candidate`, a turn of that piece. Another piece's
+    /// turn is the same only if one of them starts elsewhere than on its piece's
+    /// square: the `loose` pieces' may, and `candidate` may start on another piece's
+    /// square; and only if that piece may hit the squares `candidate` hits.
+    fn made_before(
+        &self,
+        state: &State,
+        turn: Turn,
+        pos: Pos,
+        candidate: &Move,
+        loose: &[Pos],
+    ) -> bool {
+        let start = candidate.steps.first().and_then(|s| s.from);
+        let elsewhere = start.filter(|&square| square != pos && !loose.contains(&square));
+        let mut suspects = loose.iter().copied().chain(elsewhere).filter(|&s| s < pos);
+        let Some(first) = suspects.next() else {
+            return false;
+        };
+        let hits: SmallVec<[Pos; 4]> = (candidate.steps.iter())
+            .flat_map(|s| s.changes.iter().filter_map(hit_square))
+            .collect();
+        let reach = self.tables.reach.as_ref();
+        std::iter::once(first).chain(suspects).any(|other| {
+            let Some(piece) = state.at(other).filter(|p| p.owner == turn.move_as) else {
+                return false;
+            };
+            let misses = |r: &crate::Reach| !r.may_hit(turn.move_as, piece.kind, other, &hits);
+            if !hits.is_empty() && reach.is_some_and(misses) {
+                return false;
+            }
+            let mut theirs = Steps::new();
+            self.gen()
+                .moves_of_piece(state, turn, other, turn.filter(), u64::MAX, &mut theirs);
+            let theirs = theirs.into_moves();
+            theirs.iter().any(|m| m.does_the_same_as(candidate))
+        })
     }
 
     /// The turns of `turn` in `state` that leave the `royal` pieces of the mover safe,

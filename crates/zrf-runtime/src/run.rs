@@ -370,6 +370,20 @@ impl Steps {
         self.moves.is_empty()
     }
 
+    /// Drops the steps kept, and what was noted of them, to keep others in the same
+    /// buffer.
+    pub(crate) fn start_afresh(&mut self) {
+        self.moves.clear();
+        self.work = 0;
+        self.first_partial = None;
+        self.routes = Routes::default();
+    }
+
+    /// The steps kept, each a turn of one step.
+    pub(crate) fn kept_mut(&mut self) -> &mut Vec<Move> {
+        &mut self.moves
+    }
+
     /// Takes the steps kept out, leaving none.
     pub(crate) fn take(&mut self) -> impl Iterator<Item = Step> + '_ {
         self.first_partial = None;
@@ -539,6 +553,9 @@ pub struct RunCore<'a> {
     /// [`RunCore::start_template`]): all of them, but for an attack test, which runs only
     /// those that could reach the royal squares.
     templates: u64,
+    /// No more templates start once a step added in the common way brings the output
+    /// to this many (a random draw wants one piece's steps up to the one it names).
+    enough: usize,
     out: &'a mut Steps,
     /// Whether `out` notes the squares looked at: kept here, next to the position, as
     /// every look asks.
@@ -643,6 +660,7 @@ impl<'a, N: NoteReads> Run<'a, N> {
             leftovers: false,
             move_type,
             templates: u64::MAX,
+            enough: usize::MAX,
             noting: out.noting && N::MAY_NOTE,
             out,
         };
@@ -796,6 +814,18 @@ impl<'a> RunCore<'a> {
         }
         self.restart(move_type);
         true
+    }
+
+    /// Where this run keeps the steps it adds.
+    pub(crate) fn output(&mut self) -> &mut Steps {
+        self.out
+    }
+
+    /// Runs every template of the pieces taken up from now on, but no more once a step
+    /// that only moves the piece brings the output to `steps` steps.
+    pub(crate) fn enough_after(&mut self, steps: usize) {
+        self.templates = u64::MAX;
+        self.enough = steps;
     }
 
     /// Limits the move templates run to those whose bits are set in `templates` (see
@@ -1232,6 +1262,9 @@ impl<'a> RunCore<'a> {
                     move_type: self.move_type,
                     continue_with,
                 });
+                if self.out.moves.len() >= self.enough {
+                    self.templates = 0;
+                }
             }
             return;
         }
