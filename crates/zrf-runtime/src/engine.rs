@@ -156,8 +156,8 @@ impl<T: Templates> Engine<T> {
     /// filter alone, candidates are drawn at random and only the drawn ones tested, on
     /// the position after them, which is then the one returned (a random playout needs
     /// one legal turn played, not the legality of all of them); where the rules bound
-    /// each piece's steps, the candidates are drawn without listing every piece's (see
-    /// [`Engine::draw_within_bounds`]).
+    /// each piece's steps ([`crate::Reach::with_step_bounds`]), the candidates are drawn
+    /// by piece and index, without listing every piece's turns.
     pub fn random_legal_move(
         &self,
         state: &State,
@@ -203,7 +203,7 @@ impl<T: Templates> Engine<T> {
     }
 
     /// A legal turn drawn uniformly at random by piece and index: with `bound(p)` the
-    /// most steps the piece `p` could add from its square ([`Reach::max_steps`]), a
+    /// most steps the piece `p` could add from its square ([`crate::Reach::max_steps`]), a
     /// number below the sum of the bounds names a piece and an index below its bound;
     /// the piece's turns are listed up to that index, and the one there is the
     /// candidate, if there is one and no piece listed before it makes the same turn
@@ -438,7 +438,34 @@ impl<T: Templates> Engine<T> {
     /// Whether a turn of `turn` in `state` could capture a piece of `owner` whose kind is
     /// marked in `royal` (partial-move chains and drops included).
     pub fn attacks(&self, state: &State, turn: Turn, owner: PlayerIx, royal: &[bool]) -> bool {
-        let watched = Watched::scan(&self.tables, state, owner, turn.move_as, royal);
+        let attacker = turn.move_as;
+        let own = state.own_words(attacker);
+        let mut inline = [0u64; 4];
+        if let (Some(reach), Some(mask)) = (&self.tables.reach, inline.get_mut(..own.len())) {
+            let targets = royal_squares(state, owner, royal);
+            if reach.hitting_from(attacker, &targets, mask) {
+                // The attacker's pieces on squares from which a royal one could be hit,
+                // read off the bits without listing them first.
+                let threats =
+                    own.iter()
+                        .zip(mask.iter())
+                        .enumerate()
+                        .flat_map(|(word, (&own, &mask))| {
+                            let mut rest = own & mask;
+                            std::iter::from_fn(move || {
+                                (rest != 0).then(|| {
+                                    let bit = rest.trailing_zeros();
+                                    rest &= rest - 1;
+                                    (word * 64) as Pos + bit
+                                })
+                            })
+                        });
+                return self
+                    .gen()
+                    .captures_any_of_among(state, turn, &targets, royal, threats, None);
+            }
+        }
+        let watched = Watched::scan(&self.tables, state, owner, attacker, royal);
         self.gen().captures_any_of_among(
             state,
             turn,
@@ -493,7 +520,7 @@ impl<T: Templates> Engine<T> {
     /// table's squares for its piece, or for the template that made it (the attack test
     /// would miss it), or a piece that adds more steps than its bound or a step that
     /// starts elsewhere though its type is anchored (random moves would not be drawn
-    /// uniformly, see [`Reach::with_step_bounds`]), described; `None` when the table
+    /// uniformly, see [`crate::Reach::with_step_bounds`]), described; `None` when the table
     /// holds, or there is none. For checking the table on real positions.
     pub fn reach_violation(&self, state: &State) -> Option<String> {
         let reach = self.tables.reach.as_ref()?;
@@ -723,6 +750,15 @@ struct Watched {
     threats: SmallVec<[Pos; 8]>,
 }
 
+/// The squares of `owner`'s pieces whose kinds are marked in `royal`.
+fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> SmallVec<[Pos; 4]> {
+    let is_royal = |piece: &Piece| royal.get(piece.kind as usize) == Some(&true);
+    state
+        .pieces_of(owner)
+        .filter_map(|(pos, piece)| is_royal(&piece).then_some(pos))
+        .collect()
+}
+
 /// What to test in the position after a candidate move: whether the royal squares are
 /// those of the position before (if not, the new ones), and the squares the move
 /// changed that now hold an attacker not watched before.
@@ -741,11 +777,7 @@ impl Watched {
         attacker: PlayerIx,
         royal: &[bool],
     ) -> Watched {
-        let is_royal = |piece: &Piece| royal.get(piece.kind as usize) == Some(&true);
-        let targets: SmallVec<[Pos; 4]> = state
-            .pieces_of(owner)
-            .filter_map(|(pos, piece)| is_royal(&piece).then_some(pos))
-            .collect();
+        let targets = royal_squares(state, owner, royal);
         let threats = match &tables.reach {
             None => state.squares_of(attacker).collect(),
             Some(reach) => {

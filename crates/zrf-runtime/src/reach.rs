@@ -41,6 +41,9 @@ pub struct Reach {
     anchored: Vec<bool>,
 }
 
+/// Most entries of [`ByTemplate::toward`] (a 512 KiB table).
+const MAX_TOWARD: usize = 1 << 16;
+
 /// [`Reach`] template by template, for the bounded types.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ByTemplate {
@@ -52,6 +55,11 @@ struct ByTemplate {
     /// Bitset over squares, `words` long, at `((player * positions + from) * total +
     /// first[kind] + template)`.
     bits: Vec<u64>,
+    /// The same read by target, where every type's templates fit one word and the
+    /// table is small: at `(player * positions + from) * positions + target`, bit
+    /// `first[kind] + template` set when that template from `from` could hit `target`.
+    /// An attack test then finds a piece's templates in one load per royal square.
+    toward: Vec<u64>,
 }
 
 impl Reach {
@@ -151,11 +159,31 @@ impl Reach {
             }
         }
         let mut reach = Reach::new(players, kinds, positions, bounded, bits);
+        let mut toward = Vec::new();
+        if total <= 64 && players * positions * positions <= MAX_TOWARD {
+            toward = vec![0u64; players * positions * positions];
+            for player_from in 0..players * positions {
+                for template in 0..total {
+                    let set = &template_bits[(player_from * total + template) * words..][..words];
+                    for (word, &hits) in set.iter().enumerate() {
+                        let mut rest = hits;
+                        while rest != 0 {
+                            let target = word * 64 + rest.trailing_zeros() as usize;
+                            rest &= rest - 1;
+                            if target < positions {
+                                toward[player_from * positions + target] |= 1 << template;
+                            }
+                        }
+                    }
+                }
+            }
+        }
         reach.by_template = Some(ByTemplate {
             counts,
             first,
             total,
             bits: template_bits,
+            toward,
         });
         reach
     }
@@ -185,8 +213,20 @@ impl Reach {
         ) else {
             return u64::MAX;
         };
-        let base =
-            ((player as usize * self.positions + from as usize) * by.total + first) * self.words;
+        let player_from = player as usize * self.positions + from as usize;
+        if !by.toward.is_empty() {
+            let mut all = 0;
+            for &target in targets {
+                all |= by
+                    .toward
+                    .get(player_from * self.positions + target as usize)
+                    .copied()
+                    .unwrap_or(0);
+            }
+            let own = u64::MAX.checked_shr(64 - count).unwrap_or(0);
+            return all.checked_shr(first as u32).unwrap_or(0) & own;
+        }
+        let base = (player_from * by.total + first) * self.words;
         let mut templates = 0;
         for template in 0..count as usize {
             let start = base + template * self.words;
