@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use rayon::prelude::*;
+use zrf_runtime::Game;
 
 use super::expectations::{Expectations, Judgement, Strictness};
 use super::FrontEndArgs;
@@ -174,7 +175,9 @@ const ROUND_TRIP_SECONDS: f64 = 0.25;
 /// (`interp-error` when the game cannot be interpreted, `playout-panic`, `reach-error`
 /// when a piece's move takes effect outside the reach its attack test assumes,
 /// `royal-guard-error` when the legal-move filter for `checkmated` and a fresh attack
-/// test disagree, `notation-error` when a move's records do not replay to it).
+/// test disagree, `random-move-error` when a random move drawn the way random playouts
+/// draw them is not legal or none is drawn among legal ones, `notation-error` when a
+/// move's records do not replay to it).
 fn playout(game: crate::ir::Game) -> Result<String, String> {
     let engine = crate::interp::engine(game).map_err(|_| "interp-error".to_string())?;
     let clock = std::time::Instant::now();
@@ -189,6 +192,25 @@ fn playout(game: crate::ir::Game) -> Result<String, String> {
                 .or_else(|| {
                     let violation = engine.royal_guard_violation(state)?;
                     Some(format!("royal-guard-error ({violation})"))
+                })
+                .or_else(|| {
+                    // Random playouts draw their moves without listing them all (by
+                    // piece within the step bounds): each must be legal, and one drawn
+                    // exactly when there is one.
+                    let legal = engine.legal_moves(state);
+                    let mut rng = zrf_runtime::SplitMix64::new(u64::from(state.turn));
+                    let (mut buffer, mut after) = (Vec::new(), state.clone());
+                    let drawn =
+                        Game::random_move(&engine, state, &mut rng, &mut buffer, &mut after);
+                    match drawn {
+                        Some(m) if !legal.contains(&m) => {
+                            Some(format!("random-move-error ({m:?} is not legal)"))
+                        }
+                        None if !legal.is_empty() => {
+                            Some("random-move-error (none drawn among legal moves)".into())
+                        }
+                        _ => None,
+                    }
                 })
                 .or_else(|| {
                     // Early positions: every move must replay from its own notation.
