@@ -545,15 +545,20 @@ const PUSHERS: &str = r#"
   (win-condition (White Black) (checkmated King)))
 "#;
 
-#[test]
-fn a_turn_two_pieces_make_is_drawn_as_often_as_any_other() {
+/// The interpreter on rules given as text.
+fn engine_of(rules: &str) -> Interpreted {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let path = dir.path().join("pushers.zrf");
-    std::fs::write(&path, PUSHERS).unwrap_or_else(|e| panic!("{e}"));
-    let engine = zrf::build::Config::new()
+    let path = dir.path().join("rules.zrf");
+    std::fs::write(&path, rules).unwrap_or_else(|e| panic!("{e}"));
+    zrf::build::Config::new()
         .quiet(true)
         .interpret(&path)
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_turn_two_pieces_make_is_drawn_as_often_as_any_other() {
+    let engine = engine_of(PUSHERS);
     let start = engine.start();
     let mut legal: Vec<String> = engine
         .legal_moves(&start)
@@ -610,18 +615,20 @@ fn the_random_games_of_a_seed_are_pinned() {
     // Which game a seed plays is the same for every engine of the same rules (compiled
     // or interpreted): a change in how random moves are drawn shows here, and must be
     // meant (and these games updated).
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let royal_drops = dir.path().join("royal-drops.zrf");
-    std::fs::write(&royal_drops, ROYAL_DROPS).unwrap_or_else(|e| panic!("{e}"));
-    for (sample, expected) in [("chess.zrf", "300 300 300 251Draw 300 300 300 300 300 300 300 212Draw 300 300 300 256Draw 300 300 300 300 153Loss(1) 300 168Draw 265Draw"), ("hopdrop.zrf", "232Draw 155Loss(1) 278Draw 246Draw 300 135Loss(1) 241Loss(1) 152Draw 191Loss(1) 258Loss(0) 88Loss(0) 126Loss(0) 147Loss(1) 300 109Loss(1) 93Loss(1) 171Draw 236Loss(0) 113Loss(1) 192Loss(0) 149Loss(1) 215Draw 232Draw 172Loss(0)"), ("", "123Draw 107Draw 62Draw 55Draw 89Draw 83Draw 46Draw 47Draw 54Draw 92Draw 99Draw 63Draw 65Draw 125Draw 167Draw 49Draw 103Draw 117Draw 106Draw 75Draw 72Draw 21Draw 194Draw 44Draw")] {
-        let engine = if sample.is_empty() {
-            zrf::build::Config::new()
-                .quiet(true)
-                .interpret(&royal_drops)
-                .unwrap_or_else(|e| panic!("{e}"))
-        } else {
-            engine(sample)
-        };
+    let chess = "300 300 300 251Draw 300 300 300 300 300 300 300 212Draw 300 300 300 256Draw \
+                 300 300 300 300 153Loss(1) 300 168Draw 265Draw";
+    let hopdrop = "232Draw 155Loss(1) 278Draw 246Draw 300 135Loss(1) 241Loss(1) 152Draw \
+                   191Loss(1) 258Loss(0) 88Loss(0) 126Loss(0) 147Loss(1) 300 109Loss(1) \
+                   93Loss(1) 171Draw 236Loss(0) 113Loss(1) 192Loss(0) 149Loss(1) 215Draw \
+                   232Draw 172Loss(0)";
+    let royal_drops = "123Draw 107Draw 62Draw 55Draw 89Draw 83Draw 46Draw 47Draw 54Draw \
+                       92Draw 99Draw 63Draw 65Draw 125Draw 167Draw 49Draw 103Draw 117Draw \
+                       106Draw 75Draw 72Draw 21Draw 194Draw 44Draw";
+    for (engine, expected) in [
+        (engine("chess.zrf"), chess),
+        (engine("hopdrop.zrf"), hopdrop),
+        (engine_of(ROYAL_DROPS), royal_drops),
+    ] {
         let games: Vec<String> = (0..24)
             .map(|seed| {
                 let (plies, outcome) = zrf_search::random_game(&engine, seed, 300);
@@ -631,6 +638,6 @@ fn the_random_games_of_a_seed_are_pinned() {
                 }
             })
             .collect();
-        assert_eq!(games.join(" "), expected, "{sample}");
+        assert_eq!(games.join(" "), expected, "{}", engine.tables.title);
     }
 }
