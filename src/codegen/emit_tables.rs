@@ -191,18 +191,21 @@ fn emit_step_bounds(w: &mut RustWriter, tables: &Tables) {
     if bounds.is_empty() {
         return;
     }
+    let doc = "Per player, piece type and square: the most steps its moves could add.";
+    let bounds: Vec<String> = bounds.iter().map(u16::to_string).collect();
+    emit_static(w, doc, "STEP_BOUNDS: [u16", bounds, 16);
+    let doc = "Per player and piece type: every step of its starts on the piece's square.";
+    let anchored: Vec<String> = anchored.iter().map(bool::to_string).collect();
+    emit_static(w, doc, "ANCHORED: [bool", anchored, 8);
+}
+
+/// A static array after a blank line and its doc line: `head` is `NAME: [TYPE`.
+fn emit_static(w: &mut RustWriter, doc: &str, head: &str, items: Vec<String>, per_line: usize) {
     w.line("");
-    w.line("/// Per player, piece type and square: the most steps its moves could add.");
-    w.line(format!("static STEP_BOUNDS: [u16; {}] = [", bounds.len()));
+    w.line(format!("/// {doc}"));
+    w.line(format!("static {head}; {}] = [", items.len()));
     w.indent();
-    w.wrapped_list(bounds.iter().map(u16::to_string), 16);
-    w.dedent();
-    w.line("];");
-    w.line("");
-    w.line("/// Per player and piece type: every step of its starts on the piece's square.");
-    w.line(format!("static ANCHORED: [bool; {}] = [", anchored.len()));
-    w.indent();
-    w.wrapped_list(anchored.iter().map(bool::to_string), 8);
+    w.wrapped_list(items, per_line);
     w.dedent();
     w.line("];");
 }

@@ -293,28 +293,8 @@ impl Walker<'_> {
         match cond {
             Cond::Const(value) => Some(*value),
             Cond::Not(inner) => self.known(inner, pos).map(|value| !value),
-            Cond::And(all) => {
-                let mut value = Some(true);
-                for c in all {
-                    match self.known(c, pos) {
-                        Some(false) => return Some(false),
-                        Some(true) => {}
-                        None => value = None,
-                    }
-                }
-                value
-            }
-            Cond::Or(any) => {
-                let mut value = Some(false);
-                for c in any {
-                    match self.known(c, pos) {
-                        Some(true) => return Some(true),
-                        Some(false) => {}
-                        None => value = None,
-                    }
-                }
-                value
-            }
+            Cond::And(all) => self.known_unless(all, pos, false),
+            Cond::Or(any) => self.known_unless(any, pos, true),
             Cond::InZone(zone, at) => {
                 let at = self.resolve(pos, *at);
                 Some(self.tables.in_zone(zone.narrow(), self.player as u8, at))
@@ -322,6 +302,20 @@ impl Walker<'_> {
             Cond::OnBoard(at) => Some(self.resolve(pos, *at) != NO_POS),
             _ => None,
         }
+    }
+
+    /// `and` (`decisive` false) or `or` (true) of `conds` at `pos`: decided by any one
+    /// known to be `decisive`, else known when all are.
+    fn known_unless(&self, conds: &[Cond], pos: u32, decisive: bool) -> Option<bool> {
+        let mut value = Some(!decisive);
+        for cond in conds {
+            match self.known(cond, pos) {
+                Some(known) if known == decisive => return Some(decisive),
+                Some(_) => {}
+                None => value = None,
+            }
+        }
+        value
     }
 
     fn hit(&mut self, pos: u32) {

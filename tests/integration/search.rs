@@ -454,18 +454,8 @@ fn random_moves_are_drawn_uniformly_among_the_legal_ones_only() {
         assert_eq!(draw(&check).as_deref(), Some("Pawn g7 - g6"));
     }
     // From the start, 4,000 draws meet each of the 20 moves about 200 times.
-    let start = engine.start();
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for _ in 0..4000 {
-        *seen.entry(draw(&start).expect("moves")).or_default() += 1;
-    }
-    let mut legal: Vec<String> = engine
-        .legal_moves(&start)
-        .iter()
-        .map(|m| engine.notation(&start, m))
-        .collect();
-    legal.sort();
-    assert_eq!(seen.keys().cloned().collect::<Vec<_>>(), legal);
+    let seen = draws_by_move(&engine, &engine.start(), 4000, &mut draw);
+    assert_eq!(seen.len(), 20);
     assert!(seen.values().all(|&n| (120..=280).contains(&n)), "{seen:?}");
     // Fool's mate: nothing to draw.
     let mated = after(
@@ -545,6 +535,26 @@ const PUSHERS: &str = r#"
   (win-condition (White Black) (checkmated King)))
 "#;
 
+/// How often each legal move of `state` was drawn in `draws` draws, by notation; every
+/// move drawn is legal and every legal one drawn.
+fn draws_by_move(
+    engine: &Interpreted,
+    state: &State,
+    draws: usize,
+    draw: &mut impl FnMut(&State) -> Option<String>,
+) -> BTreeMap<String, usize> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for _ in 0..draws {
+        *seen.entry(draw(state).expect("a move")).or_default() += 1;
+    }
+    let mut legal: Vec<String> = (engine.legal_moves(state).iter())
+        .map(|m| engine.notation(state, m))
+        .collect();
+    legal.sort();
+    assert_eq!(seen.keys().cloned().collect::<Vec<_>>(), legal);
+    seen
+}
+
 /// The interpreter on rules given as text.
 fn engine_of(rules: &str) -> Interpreted {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -559,24 +569,15 @@ fn engine_of(rules: &str) -> Interpreted {
 #[test]
 fn a_turn_two_pieces_make_is_drawn_as_often_as_any_other() {
     let engine = engine_of(PUSHERS);
-    let start = engine.start();
-    let mut legal: Vec<String> = engine
-        .legal_moves(&start)
-        .iter()
-        .map(|m| engine.notation(&start, m))
-        .collect();
-    legal.sort();
-    assert_eq!(legal.len(), 3, "{legal:?}");
     let mut rng = SplitMix64::new(11);
     let (mut buffer, mut played) = (Vec::new(), engine.start());
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for _ in 0..3000 {
-        let drawn = engine
-            .random_move(&start, &mut rng, &mut buffer, &mut played)
-            .expect("a move");
-        *seen.entry(engine.notation(&start, &drawn)).or_default() += 1;
-    }
-    assert_eq!(seen.keys().cloned().collect::<Vec<_>>(), legal);
+    let mut draw = |state: &State| {
+        engine
+            .random_move(state, &mut rng, &mut buffer, &mut played)
+            .map(|m| engine.notation(state, &m))
+    };
+    let seen = draws_by_move(&engine, &engine.start(), 3000, &mut draw);
+    assert_eq!(seen.len(), 3, "{seen:?}");
     // Drawn by piece, the shared turn would come twice as often as the others.
     assert!(
         seen.values().all(|&n| (850..=1150).contains(&n)),

@@ -11,6 +11,7 @@ use std::cell::Cell;
 use smallvec::{smallvec, SmallVec};
 
 use crate::goals;
+use crate::reach::squares_in;
 use crate::run::{hit_square, hits_any, Footprint, Loc, NoteReads, Run, Screen, Steps};
 use crate::state::{Change, Piece, State, Step};
 use crate::tables::{Filter, PassTurn, Tables, Turn, NO_POS};
@@ -446,20 +447,8 @@ impl<T: Templates> Engine<T> {
             if reach.hitting_from(attacker, &targets, mask) {
                 // The attacker's pieces on squares from which a royal one could be hit,
                 // read off the bits without listing them first.
-                let threats =
-                    own.iter()
-                        .zip(mask.iter())
-                        .enumerate()
-                        .flat_map(|(word, (&own, &mask))| {
-                            let mut rest = own & mask;
-                            std::iter::from_fn(move || {
-                                (rest != 0).then(|| {
-                                    let bit = rest.trailing_zeros();
-                                    rest &= rest - 1;
-                                    (word * 64) as Pos + bit
-                                })
-                            })
-                        });
+                let threats = squares_in(own.iter().zip(mask.iter()).map(|(o, m)| o & m))
+                    .map(|square| square as Pos);
                 return self
                     .gen()
                     .captures_any_of_among(state, turn, &targets, royal, threats, None);
@@ -794,15 +783,9 @@ impl Watched {
                 if reach.hitting_from(attacker, &targets, mask) {
                     // Some of these squares may hold a type that cannot hit the royal
                     // squares from there: the attack test asks each piece again.
-                    let mut threats = SmallVec::new();
-                    for (word, (&own, &mask)) in own.iter().zip(mask.iter()).enumerate() {
-                        let mut rest = own & mask;
-                        while rest != 0 {
-                            threats.push((word * 64) as Pos + rest.trailing_zeros());
-                            rest &= rest - 1;
-                        }
-                    }
-                    threats
+                    squares_in(own.iter().zip(mask.iter()).map(|(o, m)| o & m))
+                        .map(|square| square as Pos)
+                        .collect()
                 } else {
                     let reach = reach.toward(attacker, &targets);
                     let mut threats = SmallVec::new();

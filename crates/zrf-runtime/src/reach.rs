@@ -89,16 +89,9 @@ impl Reach {
                 let slot = player * kinds + kind;
                 for from in 0..positions {
                     let set = &bits[(slot * positions + from) * words..][..words];
-                    for (word, &bits_here) in set.iter().enumerate() {
-                        let mut rest = bits_here;
-                        while rest != 0 {
-                            let target = word * 64 + rest.trailing_zeros() as usize;
-                            rest &= rest - 1;
-                            if target < positions {
-                                hitting_from[(player * positions + target) * words + from / 64] |=
-                                    1 << (from % 64);
-                            }
-                        }
+                    for target in squares_in(set.iter().copied()).filter(|&t| t < positions) {
+                        hitting_from[(player * positions + target) * words + from / 64] |=
+                            1 << (from % 64);
                     }
                 }
             }
@@ -165,15 +158,8 @@ impl Reach {
             for player_from in 0..players * positions {
                 for template in 0..total {
                     let set = &template_bits[(player_from * total + template) * words..][..words];
-                    for (word, &hits) in set.iter().enumerate() {
-                        let mut rest = hits;
-                        while rest != 0 {
-                            let target = word * 64 + rest.trailing_zeros() as usize;
-                            rest &= rest - 1;
-                            if target < positions {
-                                toward[player_from * positions + target] |= 1 << template;
-                            }
-                        }
+                    for target in squares_in(set.iter().copied()).filter(|&t| t < positions) {
+                        toward[player_from * positions + target] |= 1 << template;
                     }
                 }
             }
@@ -388,4 +374,19 @@ impl ReachToward<'_> {
             .iter()
             .any(|&(word, bit)| set.get(word).is_some_and(|w| w & bit != 0))
     }
+}
+
+/// The squares of a bitset over squares given word by word (bit `b` of word `w` is
+/// square `64 * w + b`), in order.
+pub(crate) fn squares_in(words: impl IntoIterator<Item = u64>) -> impl Iterator<Item = usize> {
+    words.into_iter().enumerate().flat_map(|(word, bits)| {
+        let mut rest = bits;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                word * 64 + bit
+            })
+        })
+    })
 }
