@@ -210,7 +210,10 @@ impl<T: Templates> Engine<T> {
     /// candidate, if there is one and no piece listed before it makes the same turn
     /// (only pieces whose steps may start elsewhere than on their square can). Every
     /// turn is then as likely as any other, and drawing again when there is no
-    /// candidate, or when it leaves a royal piece attacked, keeps it so. Played into
+    /// candidate, or when it leaves a royal piece attacked, keeps it so. What a draw
+    /// learns narrows the next ones, each still uniform over a set that holds every
+    /// legal turn: a piece whose turns were all listed is drawn by their number, and a
+    /// piece and index found illegal are not tried again. Played into
     /// `after`; `None` when this cannot be done here (a piece of unknown bound, drops
     /// to make, tables the rules turn out to exceed) or takes too long (the legal
     /// turns are few, or none): the turns are then listed, and the draw made among
@@ -236,14 +239,19 @@ impl<T: Templates> Engine<T> {
         if drops {
             return None;
         }
-        // Each piece with its bound and the sum of the bounds up to it.
-        let mut pieces: SmallVec<[(Pos, Piece, u32, usize); 32]> = SmallVec::new();
+        let mut pieces: SmallVec<[Drawn; 32]> = SmallVec::new();
         let mut total = 0;
         for (pos, piece) in state.pieces_of(mover) {
             let bound = reach.max_steps(mover, piece.kind, pos)?;
             if bound > 0 {
                 total += bound as usize;
-                pieces.push((pos, piece, bound, total));
+                pieces.push(Drawn {
+                    pos,
+                    piece,
+                    bound,
+                    width: bound as usize,
+                    end: total,
+                });
             }
         }
         if total == 0 {
@@ -252,19 +260,29 @@ impl<T: Templates> Engine<T> {
         // The pieces whose steps may start elsewhere than on their square: the only
         // ones whose turns may be the same as another piece's.
         let loose: SmallVec<[Pos; 2]> = (pieces.iter())
-            .filter(|&&(_, piece, ..)| !reach.anchored(mover, piece.kind))
-            .map(|&(pos, ..)| pos)
+            .filter(|drawn| !reach.anchored(mover, drawn.piece.kind))
+            .map(|drawn| drawn.pos)
             .collect();
         let filter = turn.filter();
         let mut steps = Steps::appending_to(std::mem::take(buffer));
         let mut run = Run::for_pieces(&self.tables, state, turn, &mut steps);
-        let mut rejected = 0;
+        // The draws (piece and index) found to be no legal turn, or another piece's.
+        let mut rejected: SmallVec<[(usize, usize); MAX_REJECTED]> = SmallVec::new();
         let mut found = None;
         for _ in 0..MAX_DRAWS {
             let drawn = rng.below_fast(total);
-            let at = pieces.partition_point(|&(.., end)| end <= drawn);
-            let (pos, piece, bound, end) = pieces[at];
-            let index = drawn + bound as usize - end;
+            let at = pieces.partition_point(|piece| piece.end <= drawn);
+            let Drawn {
+                pos,
+                piece,
+                bound,
+                width,
+                end,
+            } = pieces[at];
+            let index = drawn + width - end;
+            if rejected.contains(&(at, index)) {
+                continue;
+            }
             // The piece's turns up to the drawn one; all of them when two may be the same
             // (promotion choices, say), as the later of two equal turns is dropped.
             let mut list = |enough: usize| {
@@ -289,10 +307,25 @@ impl<T: Templates> Engine<T> {
             }
             drop_repeated_turns(turns, Some(routes_differ));
             if index >= turns.len() {
+                // The piece's turns were all listed: from now on it is drawn by their
+                // number. Each draw is still uniform over a set holding every turn.
+                let shrink = width - turns.len();
+                pieces[at].width = turns.len();
+                for later in &mut pieces[at..] {
+                    later.end -= shrink;
+                }
+                total -= shrink;
+                if total == 0 {
+                    break;
+                }
                 continue;
             }
             let candidate = turns.swap_remove(index);
             if self.made_before(state, turn, pos, &candidate, &loose) {
+                rejected.push((at, index));
+                if rejected.len() == MAX_REJECTED {
+                    break;
+                }
                 continue;
             }
             self.play_into(state, &candidate, after);
@@ -300,8 +333,8 @@ impl<T: Templates> Engine<T> {
                 found = Some(candidate);
                 break;
             }
-            rejected += 1;
-            if rejected == MAX_REJECTED {
+            rejected.push((at, index));
+            if rejected.len() == MAX_REJECTED {
                 break;
             }
         }
@@ -576,6 +609,19 @@ impl<T: Templates> Engine<T> {
     pub fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {
         goals::outcome(self, state, moves)
     }
+}
+
+/// A piece as random moves are drawn by piece and index ([`Engine::random_legal_move`]).
+#[derive(Clone, Copy)]
+struct Drawn {
+    pos: Pos,
+    piece: Piece,
+    /// The most steps it could add from its square.
+    bound: u32,
+    /// How many numbers of the draw name it: its bound, until its turns are counted.
+    width: usize,
+    /// The sum of the widths up to it, its own included.
+    end: usize,
 }
 
 /// The `checkmated` filter over the candidate turns of one position: which leave every

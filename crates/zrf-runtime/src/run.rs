@@ -1263,7 +1263,10 @@ impl<'a> RunCore<'a> {
                     continue_with,
                 });
                 if self.out.moves.len() >= self.enough {
+                    // No other template starts, and this one stops at its next step
+                    // (off the board), instead of adding steps no one asked for.
                     self.templates = 0;
+                    self.pos = NO_POS;
                 }
             }
             return;
