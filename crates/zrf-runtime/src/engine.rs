@@ -370,13 +370,19 @@ impl<T: Templates> Engine<T> {
             let Some(piece) = state.at(other).filter(|p| p.owner == turn.move_as) else {
                 return false;
             };
-            let misses = |r: &crate::Reach| !r.may_hit(turn.move_as, piece.kind, other, &hits);
-            if !hits.is_empty() && reach.is_some_and(misses) {
+            // Only that piece's templates, and steps, that may hit the same squares.
+            let (templates, mut theirs) = match (reach, hits.is_empty()) {
+                (Some(reach), false) => (
+                    reach.templates_hitting(turn.move_as, piece.kind, other, &hits),
+                    Steps::hitting(&hits),
+                ),
+                _ => (u64::MAX, Steps::new()),
+            };
+            if templates == 0 {
                 return false;
             }
-            let mut theirs = Steps::new();
             self.gen()
-                .moves_of_piece(state, turn, other, turn.filter(), u64::MAX, &mut theirs);
+                .moves_of_piece(state, turn, other, turn.filter(), templates, &mut theirs);
             let theirs = theirs.into_moves();
             theirs.iter().any(|m| m.does_the_same_as(candidate))
         })
