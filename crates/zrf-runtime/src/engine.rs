@@ -241,7 +241,12 @@ impl<T: Templates> Engine<T> {
         }
         let mut pieces: SmallVec<[Drawn; 32]> = SmallVec::new();
         let mut total = 0;
+        // The mover's royal squares, which most candidates leave as they are.
+        let mut royal_before: SmallVec<[Pos; 4]> = SmallVec::new();
         for (pos, piece) in state.pieces_of(mover) {
+            if is_royal(royal, piece) {
+                royal_before.push(pos);
+            }
             let bound = reach.max_steps(mover, piece.kind, pos)?;
             if bound > 0 {
                 total += bound as usize;
@@ -329,7 +334,8 @@ impl<T: Templates> Engine<T> {
                 continue;
             }
             self.play_into(state, &candidate, after);
-            if !self.royal_attacked(after, mover, royal) {
+            let targets = royal_squares_after(&royal_before, &candidate, after, mover, royal);
+            if !self.attacks_on(after, self.turn(after), mover, &targets, royal) {
                 found = Some(candidate);
                 break;
             }
@@ -478,22 +484,39 @@ impl<T: Templates> Engine<T> {
     /// Whether a turn of `turn` in `state` could capture a piece of `owner` whose kind is
     /// marked in `royal` (partial-move chains and drops included).
     pub fn attacks(&self, state: &State, turn: Turn, owner: PlayerIx, royal: &[bool]) -> bool {
+        self.attacks_on(
+            state,
+            turn,
+            owner,
+            &royal_squares(state, owner, royal),
+            royal,
+        )
+    }
+
+    /// [`Engine::attacks`] on `targets`, the squares of the royal pieces.
+    fn attacks_on(
+        &self,
+        state: &State,
+        turn: Turn,
+        owner: PlayerIx,
+        targets: &[Pos],
+        royal: &[bool],
+    ) -> bool {
         let attacker = turn.move_as;
         let own = state.own_words(attacker);
         let mut inline = [0u64; 4];
         if let (Some(reach), Some(mask)) = (&self.tables.reach, inline.get_mut(..own.len())) {
-            let targets = royal_squares(state, owner, royal);
-            if reach.hitting_from(attacker, &targets, mask) {
+            if reach.hitting_from(attacker, targets, mask) {
                 // The attacker's pieces on squares from which a royal one could be hit,
                 // read off the bits without listing them first.
                 let threats = squares_in(own.iter().zip(mask.iter()).map(|(o, m)| o & m))
                     .map(|square| square as Pos);
                 return self
                     .gen()
-                    .captures_any_of_among(state, turn, &targets, royal, threats, None);
+                    .captures_any_of_among(state, turn, targets, royal, threats, None);
             }
         }
-        let watched = Watched::scan(&self.tables, state, owner, attacker, royal);
+        let watched = Watched::scan(&self.tables, state, targets.into(), owner, attacker);
         self.gen().captures_any_of_among(
             state,
             turn,
@@ -665,7 +688,8 @@ impl<'a> RoyalGuard<'a> {
         royal: &'a [bool],
     ) -> RoyalGuard<'a> {
         let reply = engine.tables.turn(state.turn + 1);
-        let before = Watched::scan(&engine.tables, state, turn.move_as, reply.move_as, royal);
+        let targets = royal_squares(state, turn.move_as, royal);
+        let before = Watched::scan(&engine.tables, state, targets, turn.move_as, reply.move_as);
         let mut footprint = Footprint::default();
         let attacked_before = engine.gen().captures_any_of_among(
             state,
@@ -791,13 +815,49 @@ struct Watched {
     threats: SmallVec<[Pos; 8]>,
 }
 
+/// Whether `piece`'s kind is marked in `royal`.
+fn is_royal(royal: &[bool], piece: Piece) -> bool {
+    royal.get(piece.kind as usize) == Some(&true)
+}
+
 /// The squares of `owner`'s pieces whose kinds are marked in `royal`.
-fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> SmallVec<[Pos; 4]> {
-    let is_royal = |piece: &Piece| royal.get(piece.kind as usize) == Some(&true);
+pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> SmallVec<[Pos; 4]> {
     state
         .pieces_of(owner)
-        .filter_map(|(pos, piece)| is_royal(&piece).then_some(pos))
+        .filter_map(|(pos, piece)| is_royal(royal, piece).then_some(pos))
         .collect()
+}
+
+/// [`royal_squares`] of `owner` in `after`, the position after `mv`, from `before`, those
+/// of the position before: found without a scan for a turn that moves one piece and
+/// perhaps captures another.
+pub(crate) fn royal_squares_after(
+    before: &[Pos],
+    mv: &Move,
+    after: &State,
+    owner: PlayerIx,
+    royal: &[bool],
+) -> SmallVec<[Pos; 4]> {
+    let mut squares = SmallVec::from_slice(before);
+    let (from, to, captured) = match &mv.steps[..] {
+        [step] => match step.changes[..] {
+            [Change::Move { from, to }] => (from, to, None),
+            [Change::Move { from, to }, Change::Capture { pos }] => (from, to, Some(pos)),
+            _ => return royal_squares(after, owner, royal),
+        },
+        _ => return royal_squares(after, owner, royal),
+    };
+    // A royal piece taken, replaced by the piece moving onto it, or taken after moving.
+    let royal_lost = |pos: Pos| pos == from || pos == to || before.contains(&pos);
+    if captured.is_some_and(royal_lost) || (to != from && before.contains(&to)) {
+        return royal_squares(after, owner, royal);
+    }
+    for square in &mut squares {
+        if *square == from {
+            *square = to;
+        }
+    }
+    squares
 }
 
 /// What to test in the position after a candidate move: whether the royal squares are
@@ -811,14 +871,15 @@ struct Probe {
 }
 
 impl Watched {
+    /// The threats of `attacker`'s pieces to `targets`, the squares of `owner`'s royal
+    /// pieces in `state`.
     fn scan(
         tables: &Tables,
         state: &State,
+        targets: SmallVec<[Pos; 4]>,
         owner: PlayerIx,
         attacker: PlayerIx,
-        royal: &[bool],
     ) -> Watched {
-        let targets = royal_squares(state, owner, royal);
         let threats = match &tables.reach {
             None => state.squares_of(attacker).collect(),
             Some(reach) => {

@@ -689,3 +689,36 @@ fn lines_of_play_that_share_a_past_keep_their_own_positions() {
         }
     }
 }
+
+#[test]
+fn the_royal_squares_after_a_move_are_those_a_scan_finds() {
+    use crate::engine::{royal_squares, royal_squares_after};
+    use crate::Move;
+    let tables = row(6);
+    let king = Piece { kind: 1, ..man(0) };
+    let royal = [false, true];
+    let before = board(&tables, &[(1, king), (3, man(0)), (4, man(1))]);
+    let moving = |from, to| Change::Move { from, to };
+    let turns = [
+        vec![moving(3, 2)],
+        vec![moving(1, 0)],
+        vec![moving(1, 2), Change::Capture { pos: 4 }],
+        // Onto the king, the king taken after moving, the king taken by another piece.
+        vec![moving(3, 1)],
+        vec![moving(1, 2), Change::Capture { pos: 2 }],
+        vec![moving(3, 2), Change::Capture { pos: 1 }],
+        // Not one piece moving: the squares are scanned.
+        vec![Change::Capture { pos: 1 }],
+    ];
+    let mut found = Vec::new();
+    for changes in turns {
+        let mv = Move::of_step(step(changes));
+        let mut after = before.clone();
+        after.apply_step(&tables, &mv.steps[0]);
+        let squares = royal_squares_after(&[1], &mv, &after, 0, &royal);
+        assert_eq!(squares, royal_squares(&after, 0, &royal), "{mv:?}");
+        found.push(squares.to_vec());
+    }
+    let expected: [&[u32]; 7] = [&[1], &[0], &[2], &[], &[], &[], &[]];
+    assert_eq!(found, expected);
+}
