@@ -6,6 +6,8 @@
 //! the goals about having no move): a setup that already meets a goal does not end the
 //! game before it starts.
 
+use std::cell::OnceCell;
+
 use crate::engine::{Engine, Outcome, Templates};
 use crate::state::State;
 use crate::tables::{GoalCond, GoalKind, PieceRef, Place, Tables, NO_POS};
@@ -20,6 +22,7 @@ pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) 
         state,
         moves,
         to_move,
+        third_occurrence: OnceCell::new(),
     };
     let at_start = state.turn == 0;
     if at_start && !moves.is_empty() {
@@ -41,7 +44,7 @@ pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) 
             });
         }
     }
-    if moves.is_empty() || state.occurs_at_least(tables, 3) {
+    if moves.is_empty() || view.third_occurrence() {
         return Some(Outcome::Draw);
     }
     None
@@ -65,11 +68,18 @@ struct View<'a, T> {
     state: &'a State,
     moves: &'a [Move],
     to_move: PlayerIx,
+    /// Whether the position occurs for the third time: asked by a `repetition` goal
+    /// and again by the rule that a third repetition ends the game.
+    third_occurrence: OnceCell<bool>,
 }
 
 impl<T: Templates> View<'_, T> {
     fn tables(&self) -> &Tables {
         &self.engine.tables
+    }
+
+    fn third_occurrence(&self) -> bool {
+        *(self.third_occurrence).get_or_init(|| self.state.occurs_at_least(self.tables(), 3))
     }
 
     /// The usual conditions, tested after every move, inline in the loop over the goals;
@@ -93,9 +103,7 @@ impl<T: Templates> View<'_, T> {
             GoalCond::TotalPieceCount { count, kind } => {
                 self.piece_count_is(state, None, *kind, *count as usize)
             }
-            GoalCond::Repetition => {
-                player == self.to_move && state.occurs_at_least(self.tables(), 3)
-            }
+            GoalCond::Repetition => player == self.to_move && self.third_occurrence(),
             GoalCond::Checkmated(kinds) => {
                 player == self.to_move && self.moves.is_empty() && self.attacked(player, kinds)
             }
