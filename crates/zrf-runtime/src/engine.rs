@@ -333,9 +333,13 @@ impl<T: Templates> Engine<T> {
                 }
                 continue;
             }
-            self.play_into(state, &candidate, after);
+            // The history and the hash only for the turn kept.
+            self.apply_into(state, &candidate, after);
             let targets = royal_squares_after(&royal_before, &candidate, after, mover, royal);
             if !self.attacks_on(after, self.turn(after), mover, &targets, royal) {
+                let hash = state.hash(&self.tables);
+                state.lead_to(hash, after);
+                self.set_hash_after(state, hash, &candidate, after);
                 found = Some(candidate);
                 break;
             }
@@ -563,6 +567,11 @@ impl<T: Templates> Engine<T> {
             next.last_to = None;
         }
         next.turn += 1;
+        self.set_hash_after(state, hash, mv, next);
+    }
+
+    /// Sets the hash of `next`, the position after `mv` from `state` (whose hash is `hash`).
+    fn set_hash_after(&self, state: &State, hash: u64, mv: &Move, next: &mut State) {
         let next_hash = next.hash_from(&self.tables, state, hash, &changed_squares(mv));
         next.set_hash(next_hash);
     }

@@ -227,6 +227,12 @@ impl State {
     /// [`State::successor`], written into `next`, reusing its buffers.
     pub(crate) fn successor_into(&self, hash: u64, next: &mut State) {
         next.copy_position_from(self);
+        self.lead_to(hash, next);
+    }
+
+    /// Makes this position (whose hash is `hash`) and its history the history of `next`,
+    /// a copy of it that a move was played on.
+    pub(crate) fn lead_to(&self, hash: u64, next: &mut State) {
         next.previous = Some(self.history_entry(hash).clone());
     }
 
