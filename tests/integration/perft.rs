@@ -131,6 +131,61 @@ fn move_priorities_rank_only_the_legal_turns() {
 }
 
 #[test]
+fn a_capture_counts_as_an_attack_unless_it_leaves_as_many_royal_type_pieces() {
+    // Next to Black's King, White's King could be taken: stepping there is illegal.
+    let kings = r#"
+   (piece
+      (name King)
+      (moves (e (verify not-friend?) add) (w (verify not-friend?) add)))
+   (board-setup (White (King a1)) (Black (King c1)))
+   (loss-condition (White Black) (checkmated King))"#;
+    let engine = interpret_text("kings.zrf", &one_row_game("Kings", "a/b/c/d", kings));
+    assert_eq!(listed(&engine, &engine.start(), ""), Vec::<String>::new());
+    // A taker that becomes a King as it takes leaves as many Kings on the board:
+    // Zillions does not count that capture (PassiveChess.zsg record 31).
+    let crowning = r#"
+   (piece
+      (name King)
+      (moves (e (verify not-friend?) add) (w (verify not-friend?) add)))
+   (piece (name Taker) (moves (w (verify enemy?) (add King))))
+   (board-setup (White (King a1)) (Black (Taker c1)))
+   (loss-condition (White Black) (checkmated King))"#;
+    let engine = interpret_text(
+        "crowning.zrf",
+        &one_row_game("Crowning", "a/b/c/d", crowning),
+    );
+    assert_eq!(listed(&engine, &engine.start(), ""), ["King a1 - b1"]);
+}
+
+#[test]
+fn kings_never_stand_side_by_side_in_chess() {
+    let engine = engine("chess.zrf");
+    let state = after(
+        &engine,
+        &[
+            "Pawn e2 - e4",
+            "Pawn e7 - e5",
+            "King e1 - e2 @ e2 0 0",
+            "King e8 - e7 @ e7 0 0",
+            "King e2 - e3 @ e3 0 0",
+            "King e7 - e6 @ e6 0 0",
+            "King e3 - d3 @ d3 0 0",
+            "King e6 - d6 @ d6 0 0",
+            "King d3 - c4 @ c4 0 0",
+        ],
+    );
+    // Not c5 nor d5 (next to the king on c4), not d7 (a pawn).
+    assert_eq!(
+        listed(&engine, &state, "King"),
+        [
+            "King d6 - e6 @ e6 0 0",
+            "King d6 - c6 @ c6 0 0",
+            "King d6 - e7 @ e7 0 0"
+        ]
+    );
+}
+
+#[test]
 fn a_promotion_to_a_royal_type_is_tested_even_away_from_every_attack() {
     // Black's Hopper on e1 attacks c1 only, so the attack test on the position looks at
     // nothing near White's Runner. Its step to c1 promotes it to a King there, where the

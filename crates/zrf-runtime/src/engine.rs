@@ -1034,7 +1034,14 @@ fn changed_squares(mv: &Move) -> SmallVec<[Pos; 8]> {
 
 /// Calls `visit` with each square a change of `mv` names (some more than once).
 fn for_each_changed_square(mv: &Move, mut visit: impl FnMut(Pos)) {
-    for change in mv.steps.iter().flat_map(|s| &s.changes) {
+    for step in &mv.steps {
+        for_each_square_changed_by(&step.changes, &mut visit);
+    }
+}
+
+/// Calls `visit` with each square one of `changes` names (some more than once).
+fn for_each_square_changed_by(changes: &[Change], mut visit: impl FnMut(Pos)) {
+    for change in changes {
         match *change {
             Change::Move { from, to } => {
                 visit(from);
@@ -1315,14 +1322,37 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         };
         let mut seen = Footprint::default();
         let mut budget = MAX_CHAIN_STEPS;
+        let any_protected = kept.contains(&true);
         let removes = |before: &State, step: &Step| {
             hits_any(&step.changes, targets) && {
                 let mut after = before.clone();
                 after.apply_step(self.tables, step);
-                targets.iter().any(|&t| {
-                    let royal_left = |p: Piece| kept.get(p.kind as usize) == Some(&true);
-                    before.at(t).is_some() && !after.at(t).is_some_and(royal_left)
-                })
+                let protected = |p: &Piece| kept.get(p.kind as usize) == Some(&true);
+                let taken = targets.iter().any(|&t| {
+                    before.at(t).is_some_and(|royal| {
+                        !after
+                            .at(t)
+                            .is_some_and(|p| p.owner == royal.owner && protected(&p))
+                    })
+                });
+                // Zillions does not count a capture that leaves as many pieces of the
+                // protected types on the board, whoever owns them (a taker that becomes
+                // one, PassiveChess.zsg); a king taking a king counts. Without protected
+                // types (`attacked?`), every removal does.
+                taken
+                    && (!any_protected || {
+                        let mut changed: SmallVec<[Pos; 8]> = SmallVec::new();
+                        for_each_square_changed_by(&step.changes, |pos| {
+                            if !changed.contains(&pos) {
+                                changed.push(pos);
+                            }
+                        });
+                        let count = |state: &State| {
+                            let pieces = changed.iter().filter_map(|&pos| state.at(pos));
+                            pieces.filter(protected).count()
+                        };
+                        count(&after) < count(before)
+                    })
             }
         };
         let hits = |steps: &mut Steps, budget: &mut usize| {
