@@ -288,34 +288,41 @@ impl<T: Templates> Engine<T> {
             if rejected.contains(&(at, index)) {
                 continue;
             }
-            // The piece's turns up to the drawn one; all of them when two may be the same
-            // (promotion choices, say), as the later of two equal turns is dropped.
-            let mut list = |enough: usize| {
-                run.output().start_afresh();
+            // The piece's turns up to the drawn one, those before it counted, not kept;
+            // all of them, kept, when two may be the same (promotion choices, say), as
+            // the later of two equal turns is dropped.
+            let mut list = |skip: usize, enough: usize| {
+                let out = run.output();
+                out.start_afresh();
+                out.skip_first(skip, pos);
                 run.enough_after(enough);
                 run.take_piece(pos, piece);
                 self.templates.piece_moves(&mut run, piece.kind, filter);
                 run.output().routes_differ()
             };
-            let routes_differ = list(index + 1) || list(usize::MAX);
+            let routes_differ = list(index, index + 1) || list(0, usize::MAX);
             let out = run.output();
-            let partial = out.first_partial().is_some();
+            let (skipped_partial, skipped_elsewhere) = out.skipped_partial_or_elsewhere();
+            let partial = skipped_partial || out.first_partial().is_some();
+            let steps = out.count();
             let turns = out.kept_mut();
+            let skipped = steps - turns.len();
             // Safety nets, should the tables be wrong (the corpus playouts check them):
             // a partial step, more steps than the bound, a step of an anchored type
             // that starts elsewhere.
             let starts_elsewhere = |m: &Move| m.steps.first().map(|s| s.from) != Some(Some(pos));
             let anchored = reach.anchored(mover, piece.kind);
-            let broken = anchored && turns.iter().any(starts_elsewhere);
-            if partial || broken || turns.len() > bound as usize {
+            let broken = anchored && (skipped_elsewhere || turns.iter().any(starts_elsewhere));
+            if partial || broken || steps > bound as usize {
                 break;
             }
             drop_repeated_turns(turns, Some(routes_differ));
-            if index >= turns.len() {
+            let listed = skipped + turns.len();
+            if index >= listed {
                 // The piece's turns were all listed: from now on it is drawn by their
                 // number. Each draw is still uniform over a set holding every turn.
-                let shrink = width - turns.len();
-                pieces[at].width = turns.len();
+                let shrink = width - listed;
+                pieces[at].width = listed;
                 for later in &mut pieces[at..] {
                     later.end -= shrink;
                 }
@@ -325,7 +332,7 @@ impl<T: Templates> Engine<T> {
                 }
                 continue;
             }
-            let candidate = turns.swap_remove(index);
+            let candidate = turns.swap_remove(index - skipped);
             if self.made_before(state, turn, pos, &candidate, &loose) {
                 rejected.push((at, index));
                 if rejected.len() == MAX_REJECTED {

@@ -87,6 +87,14 @@ pub struct Steps {
     /// Whether runs note the squares they look at in `footprint`.
     noting: bool,
     footprint: Cell<Footprint>,
+    /// How many of the next steps to count without keeping them, and what was learned of
+    /// those counted: how many, whether one was partial, whether one started elsewhere
+    /// than on `anchor` (see [`Steps::skip_first`]).
+    skip: usize,
+    skipped: usize,
+    skipped_partial: bool,
+    skipped_elsewhere: bool,
+    anchor: Option<Pos>,
 }
 
 /// Which steps [`Steps`] keeps: one choice, so that the usual one costs one test per step.
@@ -377,6 +385,47 @@ impl Steps {
         self.work = 0;
         self.first_partial = None;
         self.routes = Routes::default();
+        self.skip = 0;
+        self.skipped = 0;
+        self.skipped_partial = false;
+        self.skipped_elsewhere = false;
+    }
+
+    /// Counts the next `steps` steps without keeping them (a random draw wants the step
+    /// at one index only), noting whether one is partial or starts elsewhere than on
+    /// `anchor`, as the kept ones are told apart by [`Steps::first_partial`] and their
+    /// `from`. Their routes are followed as if kept.
+    pub(crate) fn skip_first(&mut self, steps: usize, anchor: Pos) {
+        self.skip = steps;
+        self.anchor = Some(anchor);
+    }
+
+    /// Whether the next step is to be counted, not kept.
+    #[inline]
+    pub(crate) fn skipping(&self) -> bool {
+        self.skip > 0
+    }
+
+    /// Counts a step that [`Steps::skipping`] says is not to be kept.
+    #[inline]
+    pub(crate) fn skip_one(&mut self, from: Option<Pos>, to: Pos, partial: bool) {
+        self.skip -= 1;
+        self.skipped += 1;
+        self.skipped_partial |= partial;
+        self.skipped_elsewhere |= from != self.anchor;
+        self.routes.note(from, to);
+    }
+
+    /// The steps kept and counted since [`Steps::start_afresh`].
+    #[inline]
+    pub(crate) fn count(&self) -> usize {
+        self.skipped + self.moves.len()
+    }
+
+    /// Whether a step counted without being kept was partial, or started elsewhere than
+    /// on the anchor.
+    pub(crate) fn skipped_partial_or_elsewhere(&self) -> (bool, bool) {
+        (self.skipped_partial, self.skipped_elsewhere)
     }
 
     /// The steps kept, each a turn of one step.
@@ -402,6 +451,10 @@ impl Steps {
 
     #[inline]
     fn push(&mut self, step: Step) {
+        if self.skipping() {
+            self.skip_one(step.from, step.to, step.continue_with.is_some());
+            return;
+        }
         if step.continue_with.is_some() && self.first_partial.is_none() {
             self.first_partial = Some(self.moves.len());
         }
@@ -1253,16 +1306,20 @@ impl<'a> RunCore<'a> {
                 continue_with.is_some(),
                 self.move_type,
             ) {
-                let mut changes = Changes::new();
-                changes.push(movement);
-                self.out.push(Step {
-                    from: Some(from),
-                    to,
-                    changes,
-                    move_type: self.move_type,
-                    continue_with,
-                });
-                if self.out.moves.len() >= self.enough {
+                if self.out.skipping() {
+                    self.out.skip_one(Some(from), to, continue_with.is_some());
+                } else {
+                    let mut changes = Changes::new();
+                    changes.push(movement);
+                    self.out.push(Step {
+                        from: Some(from),
+                        to,
+                        changes,
+                        move_type: self.move_type,
+                        continue_with,
+                    });
+                }
+                if self.out.count() >= self.enough {
                     // No other template starts, and this one stops at its next step
                     // (off the board), instead of adding steps no one asked for.
                     self.templates = 0;
