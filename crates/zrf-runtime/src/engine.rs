@@ -1039,6 +1039,80 @@ fn changed_squares(mv: &Move) -> SmallVec<[Pos; 8]> {
     changed
 }
 
+/// Whether `step`, played on `before`, removes a piece from one of `targets` (not
+/// leaving a piece of its owner of a type marked in `kept` there), counting as an attack:
+/// Zillions does not count a capture that leaves as many pieces of the protected types
+/// on the board, whoever owns them (a taker that becomes one, PassiveChess.zsg); a king
+/// taking a king counts. Without protected types (`attacked?`), every removal does.
+pub(crate) fn removes_protected(
+    tables: &Tables,
+    before: &State,
+    step: &Step,
+    targets: &[Pos],
+    kept: &[bool],
+) -> bool {
+    if !hits_any(&step.changes, targets) {
+        return false;
+    }
+    // The commonest steps, a piece moving and perhaps capturing another elsewhere, are
+    // read off the position before, without a copy of it.
+    let moving = match step.changes[..] {
+        [Change::Move { from, to }] if from != to => Some((from, to, None)),
+        [Change::Move { from, to }, Change::Capture { pos }]
+            if from != to && pos != from && pos != to =>
+        {
+            Some((from, to, Some(pos)))
+        }
+        _ => None,
+    };
+    match moving.filter(|&(from, ..)| before.at(from).is_some()) {
+        Some((from, to, captured)) => {
+            let after = |pos: Pos| match pos {
+                _ if pos == to => before.at(from),
+                _ if pos == from || Some(pos) == captured => None,
+                _ => before.at(pos),
+            };
+            let changed: SmallVec<[Pos; 8]> = [from, to].into_iter().chain(captured).collect();
+            takes_protected(before, after, &changed, targets, kept)
+        }
+        None => {
+            let mut after = before.clone();
+            after.apply_step(tables, step);
+            let mut changed: SmallVec<[Pos; 8]> = SmallVec::new();
+            for_each_square_changed_by(&step.changes, |pos| {
+                if !changed.contains(&pos) {
+                    changed.push(pos);
+                }
+            });
+            takes_protected(before, |pos| after.at(pos), &changed, targets, kept)
+        }
+    }
+}
+
+/// [`removes_protected`], with what the position after the step holds on each square
+/// (`after`) and the squares the step changed.
+fn takes_protected(
+    before: &State,
+    after: impl Fn(Pos) -> Option<Piece>,
+    changed: &[Pos],
+    targets: &[Pos],
+    kept: &[bool],
+) -> bool {
+    let protected = |p: &Piece| kept.get(p.kind as usize) == Some(&true);
+    let taken = targets.iter().any(|&t| {
+        before
+            .at(t)
+            .is_some_and(|royal| !after(t).is_some_and(|p| p.owner == royal.owner && protected(&p)))
+    });
+    let any_protected = kept.contains(&true);
+    taken
+        && (!any_protected || {
+            let before_count = changed.iter().filter_map(|&pos| before.at(pos));
+            let after_count = changed.iter().filter_map(|&pos| after(pos));
+            after_count.filter(protected).count() < before_count.filter(protected).count()
+        })
+}
+
 /// Calls `visit` with each square a change of `mv` names (some more than once).
 fn for_each_changed_square(mv: &Move, mut visit: impl FnMut(Pos)) {
     for step in &mv.steps {
@@ -1329,38 +1403,8 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         };
         let mut seen = Footprint::default();
         let mut budget = MAX_CHAIN_STEPS;
-        let any_protected = kept.contains(&true);
         let removes = |before: &State, step: &Step| {
-            hits_any(&step.changes, targets) && {
-                let mut after = before.clone();
-                after.apply_step(self.tables, step);
-                let protected = |p: &Piece| kept.get(p.kind as usize) == Some(&true);
-                let taken = targets.iter().any(|&t| {
-                    before.at(t).is_some_and(|royal| {
-                        !after
-                            .at(t)
-                            .is_some_and(|p| p.owner == royal.owner && protected(&p))
-                    })
-                });
-                // Zillions does not count a capture that leaves as many pieces of the
-                // protected types on the board, whoever owns them (a taker that becomes
-                // one, PassiveChess.zsg); a king taking a king counts. Without protected
-                // types (`attacked?`), every removal does.
-                taken
-                    && (!any_protected || {
-                        let mut changed: SmallVec<[Pos; 8]> = SmallVec::new();
-                        for_each_square_changed_by(&step.changes, |pos| {
-                            if !changed.contains(&pos) {
-                                changed.push(pos);
-                            }
-                        });
-                        let count = |state: &State| {
-                            let pieces = changed.iter().filter_map(|&pos| state.at(pos));
-                            pieces.filter(protected).count()
-                        };
-                        count(&after) < count(before)
-                    })
-            }
+            removes_protected(self.tables, before, step, targets, kept)
         };
         let hits = |steps: &mut Steps, budget: &mut usize| {
             for step in steps.take() {

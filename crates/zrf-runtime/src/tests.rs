@@ -722,3 +722,43 @@ fn the_royal_squares_after_a_move_are_those_a_scan_finds() {
     let expected: [&[u32]; 7] = [&[1], &[0], &[2], &[], &[], &[], &[]];
     assert_eq!(found, expected);
 }
+
+#[test]
+fn a_capture_of_a_protected_piece_counts_unless_as_many_protected_pieces_are_left() {
+    use crate::engine::removes_protected;
+    let tables = row(6);
+    let king = |owner| Piece {
+        kind: 1,
+        ..man(owner)
+    };
+    let royal = [false, true];
+    let before = board(&tables, &[(2, king(0)), (3, king(1)), (5, man(1))]);
+    let moving = |from, to| Change::Move { from, to };
+    let cases = [
+        // Onto the king, by a man and by the other king; a capture from elsewhere.
+        (vec![moving(5, 2)], &royal[..], true),
+        (vec![moving(3, 2)], &royal[..], true),
+        (
+            vec![moving(5, 4), Change::Capture { pos: 2 }],
+            &royal[..],
+            true,
+        ),
+        // Missing the king; a taker crowned as it takes leaves as many kings.
+        (vec![moving(5, 4)], &royal[..], false),
+        (
+            vec![moving(5, 2), Change::ChangeType { pos: 2, kind: 1 }],
+            &royal[..],
+            false,
+        ),
+        // `attacked?` protects no type: any removal counts.
+        (
+            vec![moving(5, 2), Change::ChangeType { pos: 2, kind: 1 }],
+            &[][..],
+            true,
+        ),
+    ];
+    for (changes, kept, expected) in cases {
+        let taken = removes_protected(&tables, &before, &step(changes.clone()), &[2], kept);
+        assert_eq!(taken, expected, "{changes:?} protecting {kept:?}");
+    }
+}
