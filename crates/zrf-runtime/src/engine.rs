@@ -579,7 +579,7 @@ impl<T: Templates> Engine<T> {
 
     /// Sets the hash of `next`, the position after `mv` from `state` (whose hash is `hash`).
     fn set_hash_after(&self, state: &State, hash: u64, mv: &Move, next: &mut State) {
-        let next_hash = next.hash_from(&self.tables, state, hash, &changed_squares(mv));
+        let next_hash = next.hash_from(&self.tables, state, hash, &changed_squares(&mv.steps));
         next.set_hash(next_hash);
     }
 
@@ -854,20 +854,14 @@ pub(crate) fn royal_squares_after(
     owner: PlayerIx,
     royal: &[bool],
 ) -> SmallVec<[Pos; 4]> {
-    let mut squares = SmallVec::from_slice(before);
-    let (from, to, captured) = match &mv.steps[..] {
-        [step] => match step.changes[..] {
-            [Change::Move { from, to }] => (from, to, None),
-            [Change::Move { from, to }, Change::Capture { pos }] => (from, to, Some(pos)),
-            _ => return royal_squares(after, owner, royal),
-        },
-        _ => return royal_squares(after, owner, royal),
+    let Some((from, to, captured)) = one_piece_moving(&mv.steps) else {
+        return royal_squares(after, owner, royal);
     };
-    // A royal piece taken, replaced by the piece moving onto it, or taken after moving.
-    let royal_lost = |pos: Pos| pos == from || pos == to || before.contains(&pos);
-    if captured.is_some_and(royal_lost) || (to != from && before.contains(&to)) {
+    // A royal piece taken, or replaced by the piece moving onto it.
+    if captured.is_some_and(|pos| before.contains(&pos)) || before.contains(&to) {
         return royal_squares(after, owner, royal);
     }
+    let mut squares = SmallVec::from_slice(before);
     for square in &mut squares {
         if *square == from {
             *square = to;
@@ -956,7 +950,7 @@ impl Watched {
         if !out.new_attackers.is_empty() {
             out.new_attackers.clear();
         }
-        for_each_changed_square(mv, |pos| {
+        for_each_changed_square(&mv.steps, |pos| {
             if royal_at(pos) && !self.targets.contains(&pos) {
                 out.same_targets = false;
             }
@@ -969,7 +963,7 @@ impl Watched {
             out.moved_targets.clear();
             out.moved_targets
                 .extend(self.targets.iter().copied().filter(|&t| royal_at(t)));
-            for_each_changed_square(mv, |pos| {
+            for_each_changed_square(&mv.steps, |pos| {
                 if royal_at(pos) && !out.moved_targets.contains(&pos) {
                     out.moved_targets.push(pos);
                 }
@@ -1015,28 +1009,40 @@ impl Watched {
     }
 }
 
-/// The squares `mv` changes, each once.
-fn changed_squares(mv: &Move) -> SmallVec<[Pos; 8]> {
-    // The commonest turns, a piece moving and perhaps capturing one other, name each
-    // square once: nothing to look for twice.
-    if let [step] = &mv.steps[..] {
-        match step.changes[..] {
-            [Change::Move { from, to }] if from != to => return smallvec![from, to],
-            [Change::Move { from, to }, Change::Capture { pos }]
-                if from != to && pos != from && pos != to =>
-            {
-                return smallvec![from, to, pos]
-            }
-            _ => {}
-        }
+/// The squares `steps` change, each once.
+fn changed_squares(steps: &[Step]) -> SmallVec<[Pos; 8]> {
+    // The commonest turns name each square once: nothing to look for twice.
+    match one_piece_moving(steps) {
+        Some((from, to, None)) => return smallvec![from, to],
+        Some((from, to, Some(captured))) => return smallvec![from, to, captured],
+        None => {}
     }
     let mut changed = SmallVec::new();
-    for_each_changed_square(mv, |pos| {
+    for_each_changed_square(steps, |pos| {
         if !changed.contains(&pos) {
             changed.push(pos);
         }
     });
     changed
+}
+
+/// The squares of `steps` when they are one step that moves one piece to another square
+/// and perhaps captures another on a third (`from`, `to`, the capture): the commonest
+/// turns, which hot paths read without a pass over the changes.
+#[inline]
+fn one_piece_moving(steps: &[Step]) -> Option<(Pos, Pos, Option<Pos>)> {
+    let [step] = steps else {
+        return None;
+    };
+    match step.changes[..] {
+        [Change::Move { from, to }] if from != to => Some((from, to, None)),
+        [Change::Move { from, to }, Change::Capture { pos }]
+            if from != to && pos != from && pos != to =>
+        {
+            Some((from, to, Some(pos)))
+        }
+        _ => None,
+    }
 }
 
 /// Whether `step`, played on `before`, removes a piece from one of `targets` (not
@@ -1056,34 +1062,20 @@ pub(crate) fn removes_protected(
     }
     // The commonest steps, a piece moving and perhaps capturing another elsewhere, are
     // read off the position before, without a copy of it.
-    let moving = match step.changes[..] {
-        [Change::Move { from, to }] if from != to => Some((from, to, None)),
-        [Change::Move { from, to }, Change::Capture { pos }]
-            if from != to && pos != from && pos != to =>
-        {
-            Some((from, to, Some(pos)))
-        }
-        _ => None,
-    };
-    match moving.filter(|&(from, ..)| before.at(from).is_some()) {
+    let steps = std::slice::from_ref(step);
+    let changed = changed_squares(steps);
+    match one_piece_moving(steps).filter(|&(from, ..)| before.at(from).is_some()) {
         Some((from, to, captured)) => {
             let after = |pos: Pos| match pos {
                 _ if pos == to => before.at(from),
                 _ if pos == from || Some(pos) == captured => None,
                 _ => before.at(pos),
             };
-            let changed: SmallVec<[Pos; 8]> = [from, to].into_iter().chain(captured).collect();
             takes_protected(before, after, &changed, targets, kept)
         }
         None => {
             let mut after = before.clone();
             after.apply_step(tables, step);
-            let mut changed: SmallVec<[Pos; 8]> = SmallVec::new();
-            for_each_square_changed_by(&step.changes, |pos| {
-                if !changed.contains(&pos) {
-                    changed.push(pos);
-                }
-            });
             takes_protected(before, |pos| after.at(pos), &changed, targets, kept)
         }
     }
@@ -1113,16 +1105,9 @@ fn takes_protected(
         })
 }
 
-/// Calls `visit` with each square a change of `mv` names (some more than once).
-fn for_each_changed_square(mv: &Move, mut visit: impl FnMut(Pos)) {
-    for step in &mv.steps {
-        for_each_square_changed_by(&step.changes, &mut visit);
-    }
-}
-
-/// Calls `visit` with each square one of `changes` names (some more than once).
-fn for_each_square_changed_by(changes: &[Change], mut visit: impl FnMut(Pos)) {
-    for change in changes {
+/// Calls `visit` with each square a change of `steps` names (some more than once).
+fn for_each_changed_square(steps: &[Step], mut visit: impl FnMut(Pos)) {
+    for change in steps.iter().flat_map(|s| &s.changes) {
         match *change {
             Change::Move { from, to } => {
                 visit(from);
