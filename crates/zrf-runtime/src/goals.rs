@@ -91,9 +91,6 @@ impl<T: Templates> View<'_, T> {
                 self.piece_count_is(self.state, Some(player), *kind, *count as usize)
             }
             GoalCond::Stalemated => player == self.to_move && self.moves.is_empty(),
-            // About the player to move only, and asked of every player.
-            GoalCond::Checkmated(_) | GoalCond::Repetition if player != self.to_move => false,
-            GoalCond::Checkmated(_) if !self.moves.is_empty() => false,
             _ => self.holds_otherwise(cond, player),
         }
     }
