@@ -262,6 +262,9 @@ impl<T: Templates> Engine<T> {
         if total == 0 {
             return None;
         }
+        // Read through a slice: the draws index it often, and a small vector's every
+        // access tests whether it spilled.
+        let pieces = pieces.as_mut_slice();
         // The pieces whose steps may start elsewhere than on their square: the only
         // ones whose turns may be the same as another piece's.
         let loose: SmallVec<[Pos; 2]> = (pieces.iter())
@@ -516,11 +519,19 @@ impl<T: Templates> Engine<T> {
         let attacker = turn.move_as;
         let own = state.own_words(attacker);
         let mut inline = [0u64; 4];
-        if let (Some(reach), Some(mask)) = (&self.tables.reach, inline.get_mut(..own.len())) {
-            if reach.hitting_from(attacker, targets, mask) {
+        if let Some(reach) = &self.tables.reach {
+            let mask = match (targets, inline.get_mut(..own.len())) {
+                // One royal piece, the usual case: the table's own bits.
+                ([target], _) => reach.hitting_one_from(attacker, *target),
+                (_, Some(mask)) => reach
+                    .hitting_from(attacker, targets, mask)
+                    .then_some(&*mask),
+                _ => None,
+            };
+            if let Some(mask) = mask.filter(|mask| mask.len() == own.len()) {
                 // The attacker's pieces on squares from which a royal one could be hit,
                 // read off the bits without listing them first.
-                let threats = squares_in(own.iter().zip(mask.iter()).map(|(o, m)| o & m))
+                let threats = squares_in(own.iter().zip(mask).map(|(o, m)| o & m))
                     .map(|square| square as Pos);
                 return self
                     .gen()

@@ -310,6 +310,21 @@ impl Reach {
         true
     }
 
+    /// [`Reach::hitting_from`] for one target, read off the table without a copy.
+    #[inline]
+    pub fn hitting_one_from(&self, player: PlayerIx, target: Pos) -> Option<&[u64]> {
+        if !self
+            .all_bounded
+            .get(player as usize)
+            .copied()
+            .unwrap_or(false)
+        {
+            return None;
+        }
+        let start = (player as usize * self.positions + target as usize) * self.words;
+        self.hitting_from.get(start..start + self.words)
+    }
+
     /// Whether a move of a `kind` piece of `player` standing on `from` could remove a
     /// piece from one of `targets`.
     #[inline]

@@ -475,6 +475,20 @@ fn templates_from_the_64th_on_share_the_last_bit_of_a_limit() {
     assert_eq!(reach.templates_hitting(0, 0, 0, &[2]), 0);
     // The second type has no table of its own: bounded and reaching nothing.
     assert_eq!(reach.templates_hitting(0, 1, 0, &[1]), 0);
+    // Read backwards: every square hits 1 and 3, none hits the others; one target is read
+    // off the table as several are gathered.
+    let mut mask = [0u64; 1];
+    for target in 0..positions as crate::Pos {
+        let expected: u64 = if target == 1 || target == 3 {
+            0b11111
+        } else {
+            0
+        };
+        assert!(reach.hitting_from(1, &[target], &mut mask));
+        assert_eq!(mask, [expected], "{target}");
+        assert_eq!(reach.hitting_one_from(1, target), Some(&[expected][..]));
+    }
+    assert!(reach.hitting_from(0, &[1, 3], &mut mask) && mask == [0b11111]);
     let state = board(&tables, &[(0, man(0))]);
     let mut out = Steps::new();
     let mut run: Run<'_> = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
