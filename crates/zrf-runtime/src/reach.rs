@@ -289,18 +289,11 @@ impl Reach {
     /// unbounded, and every piece must be looked at.
     pub fn hitting_from(&self, player: PlayerIx, targets: &[Pos], mask: &mut [u64]) -> bool {
         mask.fill(0);
-        if !self
-            .all_bounded
-            .get(player as usize)
-            .copied()
-            .unwrap_or(false)
-            || mask.len() != self.words
-        {
+        if !self.all_bounded_for(player) || mask.len() != self.words {
             return false;
         }
         for &target in targets {
-            let start = (player as usize * self.positions + target as usize) * self.words;
-            let Some(set) = self.hitting_from.get(start..start + self.words) else {
+            let Some(set) = self.hitting_one_from(player, target) else {
                 return false;
             };
             for (m, &w) in mask.iter_mut().zip(set) {
@@ -313,16 +306,20 @@ impl Reach {
     /// [`Reach::hitting_from`] for one target, read off the table without a copy.
     #[inline]
     pub fn hitting_one_from(&self, player: PlayerIx, target: Pos) -> Option<&[u64]> {
-        if !self
-            .all_bounded
-            .get(player as usize)
-            .copied()
-            .unwrap_or(false)
-        {
+        if !self.all_bounded_for(player) {
             return None;
         }
         let start = (player as usize * self.positions + target as usize) * self.words;
         self.hitting_from.get(start..start + self.words)
+    }
+
+    /// Whether every type of `player` is bounded, so that the table read backwards holds.
+    #[inline]
+    fn all_bounded_for(&self, player: PlayerIx) -> bool {
+        self.all_bounded
+            .get(player as usize)
+            .copied()
+            .unwrap_or(false)
     }
 
     /// Whether a move of a `kind` piece of `player` standing on `from` could remove a
