@@ -186,17 +186,50 @@ impl<T: Templates> Engine<T> {
         if let Some(drawn) = self.draw_within_bounds(state, turn, royal, rng, moves, after) {
             return Some(drawn);
         }
+        self.draw_screened(state, turn, royal, rng, moves, after)
+    }
+
+    /// The last resort of [`Engine::random_legal_move`], where drawn candidates were
+    /// mostly illegal (the mover in check, say): every turn listed and screened by the
+    /// attack test on the position before, which decides most of them (all illegal, in
+    /// check); turns are drawn from the list, each tested only if undecided, until one
+    /// is legal, which is as uniform as drawing from the legal ones. Out of line: about
+    /// one turn in a hundred of a random chess game comes here.
+    #[cold]
+    #[inline(never)]
+    fn draw_screened(
+        &self,
+        state: &State,
+        turn: Turn,
+        royal: &[bool],
+        rng: &mut crate::SplitMix64,
+        moves: &mut Vec<Move>,
+        after: &mut State,
+    ) -> Option<Move> {
         moves.clear();
-        let candidates = Steps::appending_to(std::mem::take(moves));
-        let listed = self.gen().turns_into(state, turn, candidates, moves);
-        drop_repeated_turns(moves, listed.routes_differ);
-        // One attack test on the position after the drawn turn: a guard over all the
-        // candidates (a scan and a test on the position before) would cost as much
-        // before testing any.
-        while !moves.is_empty() {
-            let drawn = moves.swap_remove(rng.below(moves.len()));
+        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves);
+        let (Some(undecided), Some(true)) = (listed.undecided, listed.routes_differ) else {
+            // Turns that may repeat are told apart once all are decided.
+            guard.keep_legal(self, state, moves, listed.undecided);
+            drop_repeated_turns(moves, listed.routes_differ);
+            let drawn = (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())))?;
             self.play_into(state, &drawn, after);
-            if !self.royal_attacked(after, turn.move_as, royal) {
+            return Some(drawn);
+        };
+        let mut open: SmallVec<[bool; 64]> = (0..moves.len())
+            .map(|index| Screen::is_undecided(undecided, index))
+            .collect();
+        while !moves.is_empty() {
+            let index = rng.below(moves.len());
+            let legal = if open[index] {
+                guard.keeps_royal_safe(self, state, &moves[index])
+            } else {
+                !guard.attacked_before
+            };
+            open.swap_remove(index);
+            let drawn = moves.swap_remove(index);
+            if legal {
+                self.play_into(state, &drawn, after);
                 return Some(drawn);
             }
         }
@@ -277,6 +310,7 @@ impl<T: Templates> Engine<T> {
         // The draws (piece and index) found to be no legal turn, or another piece's.
         let mut rejected: SmallVec<[(usize, usize); MAX_REJECTED]> = SmallVec::new();
         let mut found = None;
+        let mut guard: Option<RoyalGuard<'_>> = None;
         for _ in 0..MAX_DRAWS {
             let drawn = rng.below_fast(total);
             let at = pieces.partition_point(|piece| piece.end <= drawn);
@@ -343,10 +377,26 @@ impl<T: Templates> Engine<T> {
                 }
                 continue;
             }
+            // Once a candidate was illegal (the mover may be in check), the attack test
+            // on the position before decides the candidates that keep away from what it
+            // looked at.
+            let decided = (guard.as_ref())
+                .filter(|guard| guard.decided_before(state, &candidate))
+                .map(|guard| !guard.attacked_before);
+            if decided == Some(false) {
+                rejected.push((at, index));
+                if rejected.len() == MAX_REJECTED {
+                    break;
+                }
+                continue;
+            }
             // The history and the hash only for the turn kept.
             self.apply_into(state, &candidate, after);
-            let targets = royal_squares_after(&royal_before, &candidate, after, mover, royal);
-            if !self.attacks_on(after, self.turn(after), mover, &targets, royal) {
+            let legal = decided.unwrap_or_else(|| {
+                let targets = royal_squares_after(&royal_before, &candidate, after, mover, royal);
+                !self.attacks_on(after, self.turn(after), mover, &targets, royal)
+            });
+            if legal {
                 let hash = state.hash(&self.tables);
                 state.lead_to(hash, after);
                 self.set_hash_after(state, hash, &candidate, after);
@@ -356,6 +406,9 @@ impl<T: Templates> Engine<T> {
             rejected.push((at, index));
             if rejected.len() == MAX_REJECTED {
                 break;
+            }
+            if guard.is_none() {
+                guard = Some(RoyalGuard::new(self, state, turn, royal));
             }
         }
         drop(run);
@@ -419,20 +472,30 @@ impl<T: Templates> Engine<T> {
         royal: &[bool],
         moves: &mut Vec<Move>,
     ) -> Option<bool> {
+        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves);
+        guard.keep_legal(self, state, moves, listed.undecided);
+        listed.routes_differ
+    }
+
+    /// The turns of `turn` in `state`, into `moves` (empty), and the guard of the `royal`
+    /// pieces of the mover that screened them as they were listed, where it could.
+    fn screened_turns<'r>(
+        &self,
+        state: &State,
+        turn: Turn,
+        royal: &'r [bool],
+        moves: &mut Vec<Move>,
+    ) -> (RoyalGuard<'r>, Listed) {
         // The attack test on the position before comes first, so that the turns it
         // decides are told apart as they are generated.
-        let mut guard = RoyalGuard::new(self, state, turn, royal);
+        let guard = RoyalGuard::new(self, state, turn, royal);
         let first = if guard.screens(turn) {
             Steps::screening(guard.footprint, std::mem::take(moves))
         } else {
             Steps::appending_to(std::mem::take(moves))
         };
         let listed = self.gen().turns_into(state, turn, first, moves);
-        match listed.undecided {
-            Some(undecided) => guard.keep_screened(self, state, moves, undecided),
-            None => moves.retain(|m| guard.keeps_royal_safe(self, state, m)),
-        }
-        listed.routes_differ
+        (guard, listed)
     }
 
     /// A candidate turn in `state` on which the legal-move filter for `checkmated` (as
@@ -744,6 +807,21 @@ impl<'a> RoyalGuard<'a> {
     /// attacker is another player, so the mover's pieces are never among its threats.
     fn screens(&self, turn: Turn) -> bool {
         self.before.attacker != turn.move_as
+    }
+
+    /// Keeps the legal turns of `moves`, screened as they were listed when `undecided`
+    /// tells which the screen left undecided ([`Listed::undecided`]), else each tested.
+    fn keep_legal<T: Templates>(
+        &mut self,
+        engine: &Engine<T>,
+        state: &State,
+        moves: &mut Vec<Move>,
+        undecided: Option<u64>,
+    ) {
+        match undecided {
+            Some(undecided) => self.keep_screened(engine, state, moves, undecided),
+            None => moves.retain(|m| self.keeps_royal_safe(engine, state, m)),
+        }
     }
 
     /// Keeps the legal turns of `moves`, screened with this guard's footprint: those not
