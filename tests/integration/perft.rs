@@ -724,6 +724,45 @@ fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
 }
 
 #[test]
+fn goals_that_wait_for_no_move_or_a_repetition_are_told_by_the_history() {
+    // Every goal is about having no move or about repetition: while the player to move
+    // has a move, only the third occurrence of a position can end the game (here a loss
+    // for the player to move, by the first goal that names it).
+    let rest = r#"
+   (piece
+      (name King)
+      (moves (e (verify empty?) add) (w (verify empty?) add)))
+   (board-setup (White (King a1)) (Black (King d1)))
+   (draw-condition (White Black) stalemated)
+   (loss-condition (White Black) repetition)"#;
+    let engine = interpret_text("shuffle.zrf", &one_row_game("Shuffle", "a/b/c/d", rest));
+    let mut state = engine.start();
+    let mut results = Vec::new();
+    for notation in ["a1 - b1", "d1 - c1", "b1 - a1", "c1 - d1"].repeat(2) {
+        let moves = engine.legal_moves(&state);
+        results.push(engine.outcome(&state, &moves));
+        let mv = moves
+            .iter()
+            .find(|m| engine.notation(&state, m).ends_with(notation))
+            .unwrap_or_else(|| panic!("{notation} should be legal"));
+        state = engine.play(&state, mv);
+    }
+    assert!(results.iter().all(Option::is_none), "{results:?}");
+    assert_eq!(state.occurrences(&engine.tables), 3);
+    let moves = engine.legal_moves(&state);
+    assert!(!moves.is_empty());
+    assert_eq!(
+        engine.outcome(&state, &moves),
+        Some(zrf_runtime::Outcome::Loss(0))
+    );
+    // Without a move the stalemate goal, first in the file, decides.
+    assert_eq!(
+        engine.outcome(&state, &[]),
+        Some(zrf_runtime::Outcome::Draw)
+    );
+}
+
+#[test]
 fn a_partial_turn_is_completed_in_its_place_among_the_others() {
     // The Man's templates, in order: a step west, a step east that goes on (one more step
     // east, of the `hop` type), two steps east, and the `hop` step (a turn of its own too:

@@ -28,6 +28,14 @@ pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) 
     if at_start && !moves.is_empty() {
         return None;
     }
+    // The goals about having no move cannot hold while there is one, and the rest hold
+    // only on a third occurrence, which also ends the game without them.
+    if !moves.is_empty()
+        && tables.goals_wait_for_no_move_or_repetition()
+        && !view.third_occurrence()
+    {
+        return None;
+    }
     for goal in &tables.goals {
         if at_start && !goal.condition.is_about_having_no_move() {
             continue;

@@ -339,6 +339,9 @@ struct Lookups {
     priority_ranks: Vec<usize>,
     /// Per player, whether some piece type of theirs is royal (see [`Tables::royal`]).
     guarded: Vec<bool>,
+    /// Whether every goal is `stalemated`, `checkmated` or `repetition` (see
+    /// [`Tables::goals_wait_for_no_move_or_repetition`]).
+    goals_wait: bool,
 }
 
 /// The board as one player moves on it.
@@ -404,6 +407,12 @@ impl Lookups {
                 .iter()
                 .map(|kinds| kinds.contains(&true))
                 .collect(),
+            goals_wait: tables.goals.iter().all(|goal| {
+                matches!(
+                    goal.condition,
+                    GoalCond::Stalemated | GoalCond::Checkmated(_) | GoalCond::Repetition
+                )
+            }),
         }
     }
 }
@@ -576,6 +585,15 @@ impl Tables {
     #[inline]
     pub fn kinds(&self) -> usize {
         self.pieces.len()
+    }
+
+    /// Whether no goal can hold while the player to move has a legal move, but on the
+    /// third occurrence of a position: every goal is `stalemated`, `checkmated` or
+    /// `repetition` (chess), so that most positions are told to go on by one look at the
+    /// history.
+    #[inline]
+    pub(crate) fn goals_wait_for_no_move_or_repetition(&self) -> bool {
+        self.lookups().goals_wait
     }
 
     /// Whether some player has royal piece types (see [`Tables::royal`]): the game then
