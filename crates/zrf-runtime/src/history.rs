@@ -11,8 +11,10 @@
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
-/// Entries per block.
-const BLOCK: usize = 8;
+/// Entries per block: a random playout allocates a block every this many turns, and a
+/// repetition test compares the hash with this many at most one by one (in random chess
+/// games 16 takes 1% fewer instructions a turn than 8, and 32 no fewer than 16).
+const BLOCK: usize = 16;
 
 /// Up to this many entries before a block, a repetition test walks the blocks: cheaper
 /// than keeping the counts (an insertion in a persistent map per block), which longer
