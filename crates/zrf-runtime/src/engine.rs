@@ -398,7 +398,7 @@ impl<T: Templates> Engine<T> {
             });
             if legal {
                 let hash = state.hash(&self.tables);
-                state.lead_to(hash, after);
+                state.lead_only_to(hash, after);
                 self.set_hash_after(state, hash, &candidate, after);
                 found = Some(candidate);
                 break;
