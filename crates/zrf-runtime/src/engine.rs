@@ -407,7 +407,9 @@ impl<T: Templates> Engine<T> {
             if rejected.len() == MAX_REJECTED {
                 break;
             }
-            if guard.is_none() {
+            // Not after a royal piece's own move: the guard decides none of those, and
+            // one moving into an attack says nothing of check.
+            if guard.is_none() && !is_royal(royal, piece) {
                 guard = Some(RoyalGuard::new(self, state, turn, royal));
             }
         }
