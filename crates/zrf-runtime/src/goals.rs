@@ -16,14 +16,6 @@ use crate::{PlayerIx, Pos};
 
 pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) -> Option<Outcome> {
     let tables = &engine.tables;
-    let to_move = engine.turn(state).player;
-    let view = View {
-        engine,
-        state,
-        moves,
-        to_move,
-        third_occurrence: OnceCell::new(),
-    };
     let at_start = state.turn == 0;
     if at_start && !moves.is_empty() {
         return None;
@@ -32,10 +24,18 @@ pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) 
     // only on a third occurrence, which also ends the game without them.
     if !moves.is_empty()
         && tables.goals_wait_for_no_move_or_repetition()
-        && !view.third_occurrence()
+        && !state.occurs_at_least(tables, 3)
     {
         return None;
     }
+    let to_move = engine.turn(state).player;
+    let view = View {
+        engine,
+        state,
+        moves,
+        to_move,
+        third_occurrence: OnceCell::new(),
+    };
     for goal in &tables.goals {
         if at_start && !goal.condition.is_about_having_no_move() {
             continue;
