@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use zrf::interp;
-use zrf_runtime::Game;
+use zrf_runtime::{Game, Outcome, State};
 
 pub fn engine(sample: &str) -> interp::Interpreted {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -307,7 +307,7 @@ fn one_row_game(title: &str, files: &str, rest: &str) -> String {
 }
 
 /// The position after `moves`, each in saved-game notation.
-pub fn after(engine: &interp::Interpreted, moves: &[&str]) -> zrf_runtime::State {
+pub fn after(engine: &interp::Interpreted, moves: &[&str]) -> State {
     let mut state = engine.start();
     for wanted in moves {
         let legal = engine.legal_moves(&state);
@@ -320,7 +320,7 @@ pub fn after(engine: &interp::Interpreted, moves: &[&str]) -> zrf_runtime::State
     state
 }
 
-fn listed(engine: &interp::Interpreted, state: &zrf_runtime::State, piece: &str) -> Vec<String> {
+fn listed(engine: &interp::Interpreted, state: &State, piece: &str) -> Vec<String> {
     engine
         .legal_moves(state)
         .iter()
@@ -680,23 +680,29 @@ fn a_template_reach_that_misses_a_move_is_caught() {
     assert_eq!(zrf_search::perft(&engine, &start, 4), 197_281);
 }
 
-#[test]
-fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
-    let rest = r#"
+/// Two kings on a row of four squares that can only shuffle, with `goals`.
+fn shuffle_game(goals: &str) -> interp::Interpreted {
+    let rest = format!(
+        r#"
    (piece
       (name King)
       (moves (e (verify empty?) add) (w (verify empty?) add)))
    (board-setup (White (King a1)) (Black (King d1)))
-   (win-condition (White Black) (captured King))"#;
-    let engine = interpret_text("shuffle.zrf", &one_row_game("Shuffle", "a/b/c/d", rest));
+   {goals}"#
+    );
+    interpret_text("shuffle.zrf", &one_row_game("Shuffle", "a/b/c/d", &rest))
+}
+
+/// Both kings out and back twice, so that the start position is seen a third time: the
+/// position reached, the outcome asked before each move, and how often each position
+/// after a move had occurred.
+fn shuffle_twice(engine: &interp::Interpreted) -> (State, Vec<Option<Outcome>>, Vec<usize>) {
     let mut state = engine.start();
-    let mut results = Vec::new();
+    let (mut results, mut seen) = (Vec::new(), Vec::new());
     // Every other move is played into a reused position, as a search does: the history
     // must still be the game's, not the reused position's.
     let mut spare = engine.start();
-    // Out and back for both sides, twice: the start position is seen a third time.
     let moves_played = ["a1 - b1", "d1 - c1", "b1 - a1", "c1 - d1"].repeat(2);
-    let mut seen = Vec::new();
     for (ply, notation) in moves_played.into_iter().enumerate() {
         let moves = engine.legal_moves(&state);
         results.push(engine.outcome(&state, &moves));
@@ -712,15 +718,19 @@ fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
         }
         seen.push(state.occurrences(&engine.tables));
     }
+    (state, results, seen)
+}
+
+#[test]
+fn the_third_repetition_of_a_position_ends_the_game_in_a_draw() {
+    let engine = shuffle_game("(win-condition (White Black) (captured King))");
+    let (state, results, seen) = shuffle_twice(&engine);
     assert!(results.iter().all(Option::is_none), "{results:?}");
     // The second round repeats each position of the first.
     assert_eq!(seen, [1, 1, 1, 2, 2, 2, 2, 3]);
     assert_eq!(state.occurrences(&engine.tables), 3);
     let moves = engine.legal_moves(&state);
-    assert_eq!(
-        engine.outcome(&state, &moves),
-        Some(zrf_runtime::Outcome::Draw)
-    );
+    assert_eq!(engine.outcome(&state, &moves), Some(Outcome::Draw));
 }
 
 #[test]
@@ -728,38 +738,17 @@ fn goals_that_wait_for_no_move_or_a_repetition_are_told_by_the_history() {
     // Every goal is about having no move or about repetition: while the player to move
     // has a move, only the third occurrence of a position can end the game (here a loss
     // for the player to move, by the first goal that names it).
-    let rest = r#"
-   (piece
-      (name King)
-      (moves (e (verify empty?) add) (w (verify empty?) add)))
-   (board-setup (White (King a1)) (Black (King d1)))
-   (draw-condition (White Black) stalemated)
-   (loss-condition (White Black) repetition)"#;
-    let engine = interpret_text("shuffle.zrf", &one_row_game("Shuffle", "a/b/c/d", rest));
-    let mut state = engine.start();
-    let mut results = Vec::new();
-    for notation in ["a1 - b1", "d1 - c1", "b1 - a1", "c1 - d1"].repeat(2) {
-        let moves = engine.legal_moves(&state);
-        results.push(engine.outcome(&state, &moves));
-        let mv = moves
-            .iter()
-            .find(|m| engine.notation(&state, m).ends_with(notation))
-            .unwrap_or_else(|| panic!("{notation} should be legal"));
-        state = engine.play(&state, mv);
-    }
+    let engine = shuffle_game(
+        "(draw-condition (White Black) stalemated) (loss-condition (White Black) repetition)",
+    );
+    let (state, results, _) = shuffle_twice(&engine);
     assert!(results.iter().all(Option::is_none), "{results:?}");
     assert_eq!(state.occurrences(&engine.tables), 3);
     let moves = engine.legal_moves(&state);
     assert!(!moves.is_empty());
-    assert_eq!(
-        engine.outcome(&state, &moves),
-        Some(zrf_runtime::Outcome::Loss(0))
-    );
+    assert_eq!(engine.outcome(&state, &moves), Some(Outcome::Loss(0)));
     // Without a move the stalemate goal, first in the file, decides.
-    assert_eq!(
-        engine.outcome(&state, &[]),
-        Some(zrf_runtime::Outcome::Draw)
-    );
+    assert_eq!(engine.outcome(&state, &[]), Some(Outcome::Draw));
 }
 
 #[test]
