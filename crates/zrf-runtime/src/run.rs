@@ -217,16 +217,35 @@ impl Footprint {
 impl Steps {
     /// Keeps every step.
     pub fn new() -> Steps {
-        Steps::default()
+        Steps::of(Vec::new(), Keep::Every, Routes::default())
+    }
+
+    /// Steps kept as `keep` says, after the turns in `moves`, whose routes are `routes`.
+    /// Every field is written here, not taken from a default: a default built apart
+    /// and then copied over stalls the copy's loads behind its narrower stores, once
+    /// every random move.
+    fn of(moves: Vec<Move>, keep: Keep, routes: Routes) -> Steps {
+        Steps {
+            moves,
+            work: 0,
+            first_partial: None,
+            keep,
+            routes,
+            noting: false,
+            footprint: Cell::new(Footprint::default()),
+            skip: 0,
+            skipped: 0,
+            skipped_partial: false,
+            skipped_elsewhere: false,
+            anchor: None,
+        }
     }
 
     /// Keeps only the steps that may remove a piece from one of `targets`, and partial
     /// steps.
     pub fn hitting(targets: &[Pos]) -> Steps {
-        Steps {
-            keep: Keep::Hitting(SmallVec::from_slice(targets)),
-            ..Steps::default()
-        }
+        let keep = Keep::Hitting(SmallVec::from_slice(targets));
+        Steps::of(Vec::new(), keep, Routes::default())
     }
 
     /// Makes runs into these steps note the squares they look at, in [`Steps::footprint`].
@@ -282,41 +301,31 @@ impl Steps {
 
     /// Keeps every step, after the turns already in `moves`.
     pub fn appending_to(moves: Vec<Move>) -> Steps {
-        Steps {
-            // The turns already there are not among the routes followed.
-            routes: if moves.is_empty() {
-                Routes::default()
-            } else {
-                Routes::unknown()
-            },
-            moves,
-            ..Steps::default()
-        }
+        // The turns already there are not among the routes followed.
+        let routes = if moves.is_empty() {
+            Routes::default()
+        } else {
+            Routes::unknown()
+        };
+        Steps::of(moves, Keep::Every, routes)
     }
 
     /// Keeps every step until one of `move_type` comes, then only those (see
     /// [`Keep::Narrowing`]), in `moves` (emptied first).
     pub(crate) fn narrowing_to(move_type: MoveType, mut moves: Vec<Move>) -> Steps {
         moves.clear();
-        Steps {
-            moves,
-            keep: Keep::Narrowing(move_type, false),
-            ..Steps::default()
-        }
+        Steps::of(moves, Keep::Narrowing(move_type, false), Routes::default())
     }
 
     /// Keeps every step, in `moves` (emptied first), noting which turns the attack test
     /// that looked at the `danger` squares does not decide (see [`Screen`]).
     pub(crate) fn screening(danger: Footprint, mut moves: Vec<Move>) -> Steps {
         moves.clear();
-        Steps {
-            moves,
-            keep: Keep::Screening(Screen {
-                danger,
-                undecided: 0,
-            }),
-            ..Steps::default()
-        }
+        let keep = Keep::Screening(Screen {
+            danger,
+            undecided: 0,
+        });
+        Steps::of(moves, keep, Routes::default())
     }
 
     /// With [`Steps::screening`] and no partial step kept: which turns the attack test
