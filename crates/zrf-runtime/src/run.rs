@@ -217,20 +217,22 @@ impl Footprint {
 impl Steps {
     /// Keeps every step.
     pub fn new() -> Steps {
-        Steps::of(Vec::new(), Keep::Every, Routes::default())
+        Steps::of(Vec::new(), Keep::Every)
     }
 
-    /// Steps kept as `keep` says, after the turns in `moves`, whose routes are `routes`.
+    /// Steps kept as `keep` says, after the turns in `moves`.
     /// Every field is written here, not taken from a default: a default built apart
     /// and then copied over stalls the copy's loads behind its narrower stores, once
     /// every random move.
-    fn of(moves: Vec<Move>, keep: Keep, routes: Routes) -> Steps {
+    fn of(moves: Vec<Move>, keep: Keep) -> Steps {
+        // The turns already there are not among the routes followed.
+        let clash = !moves.is_empty();
         Steps {
             moves,
             work: 0,
             first_partial: None,
             keep,
-            routes,
+            routes: Routes::starting(clash),
             noting: false,
             footprint: Cell::new(Footprint::default()),
             skip: 0,
@@ -244,8 +246,7 @@ impl Steps {
     /// Keeps only the steps that may remove a piece from one of `targets`, and partial
     /// steps.
     pub fn hitting(targets: &[Pos]) -> Steps {
-        let keep = Keep::Hitting(SmallVec::from_slice(targets));
-        Steps::of(Vec::new(), keep, Routes::default())
+        Steps::of(Vec::new(), Keep::Hitting(SmallVec::from_slice(targets)))
     }
 
     /// Makes runs into these steps note the squares they look at, in [`Steps::footprint`].
@@ -301,20 +302,14 @@ impl Steps {
 
     /// Keeps every step, after the turns already in `moves`.
     pub fn appending_to(moves: Vec<Move>) -> Steps {
-        // The turns already there are not among the routes followed.
-        let routes = if moves.is_empty() {
-            Routes::default()
-        } else {
-            Routes::unknown()
-        };
-        Steps::of(moves, Keep::Every, routes)
+        Steps::of(moves, Keep::Every)
     }
 
     /// Keeps every step until one of `move_type` comes, then only those (see
     /// [`Keep::Narrowing`]), in `moves` (emptied first).
     pub(crate) fn narrowing_to(move_type: MoveType, mut moves: Vec<Move>) -> Steps {
         moves.clear();
-        Steps::of(moves, Keep::Narrowing(move_type, false), Routes::default())
+        Steps::of(moves, Keep::Narrowing(move_type, false))
     }
 
     /// Keeps every step, in `moves` (emptied first), noting which turns the attack test
@@ -325,7 +320,7 @@ impl Steps {
             danger,
             undecided: 0,
         });
-        Steps::of(moves, keep, Routes::default())
+        Steps::of(moves, keep)
     }
 
     /// With [`Steps::screening`] and no partial step kept: which turns the attack test

@@ -219,11 +219,16 @@ impl Routes {
         !self.clash
     }
 
-    /// Routes of turns not followed: they may clash.
-    pub(crate) fn unknown() -> Routes {
+    /// No route yet; `clash` when there are turns whose routes were not followed.
+    /// Field by field, in place: a value built apart and copied in stalls the copy
+    /// (see `Steps::of`).
+    #[inline]
+    pub(crate) fn starting(clash: bool) -> Routes {
         Routes {
-            clash: true,
-            ..Routes::default()
+            origins: [0; 4],
+            run_origin: None,
+            destinations: [0; 4],
+            clash,
         }
     }
 
