@@ -276,12 +276,18 @@ impl<T: Templates> Engine<T> {
         let mut total = 0;
         // The mover's royal squares, which most candidates leave as they are.
         let mut royal_before: SmallVec<[Pos; 4]> = SmallVec::new();
+        // The pieces whose steps may start elsewhere than on their square: the only
+        // ones whose turns may be the same as another piece's.
+        let mut loose: SmallVec<[Pos; 2]> = SmallVec::new();
         for (pos, piece) in state.pieces_of(mover) {
             if is_royal(royal, piece) {
                 royal_before.push(pos);
             }
             let bound = reach.max_steps(mover, piece.kind, pos)?;
             if bound > 0 {
+                if !reach.anchored(mover, piece.kind) {
+                    loose.push(pos);
+                }
                 total += bound as usize;
                 pieces.push(Drawn {
                     pos,
@@ -298,12 +304,6 @@ impl<T: Templates> Engine<T> {
         // Read through a slice: the draws index it often, and a small vector's every
         // access tests whether it spilled.
         let pieces = pieces.as_mut_slice();
-        // The pieces whose steps may start elsewhere than on their square: the only
-        // ones whose turns may be the same as another piece's.
-        let loose: SmallVec<[Pos; 2]> = (pieces.iter())
-            .filter(|drawn| !reach.anchored(mover, drawn.piece.kind))
-            .map(|drawn| drawn.pos)
-            .collect();
         let filter = turn.filter();
         let mut steps = Steps::appending_to(std::mem::take(buffer));
         let mut run = Run::for_pieces(&self.tables, state, turn, &mut steps);
