@@ -128,12 +128,15 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                         Some(_) => "Reach::from_templates(",
                         None => "Reach::new(",
                     };
-                    let bounds = if reach.step_bounds().0.is_empty() {
-                        ")),"
-                    } else {
-                        ").with_step_bounds(STEP_BOUNDS.to_vec(), ANCHORED.to_vec())),"
-                    };
-                    w.enclosed(format!("reach: Some({constructor}"), bounds, |w| {
+                    let mut then = Vec::new();
+                    if !reach.step_bounds().0.is_empty() {
+                        then.push(".with_step_bounds(STEP_BOUNDS.to_vec(), ANCHORED.to_vec())");
+                    }
+                    if !reach.starts_elsewhere().is_empty() {
+                        then.push(".with_starts_elsewhere(STARTS_ELSEWHERE.to_vec())");
+                    }
+                    let close = if then.is_empty() { ")),"} else { ")" };
+                    w.enclosed(format!("reach: Some({constructor}"), close, |w| {
                         let (bounded, _) = reach.parts();
                         w.line(format!(
                             "{}, {}, {},",
@@ -153,6 +156,13 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                             None => w.line("REACH.to_vec(),"),
                         }
                     });
+                    // The tables the draw of random moves reads, given to the reach one
+                    // call a line.
+                    let last = then.len().saturating_sub(1);
+                    for (index, call) in then.iter().enumerate() {
+                        let end = if index == last { ")," } else { "" };
+                        w.line(format!("{call}{end}"));
+                    }
                 }
             }
             w.line("derived: Derived::default(),");
@@ -197,6 +207,16 @@ fn emit_step_bounds(w: &mut RustWriter, tables: &Tables) {
     let doc = "Per player and piece type: every step of its starts on the piece's square.";
     let anchored: Vec<String> = anchored.iter().map(bool::to_string).collect();
     emit_static(w, doc, "ANCHORED: [bool", anchored, 8);
+    let starts = tables
+        .reach
+        .as_ref()
+        .map_or(&[][..], Reach::starts_elsewhere);
+    if !starts.is_empty() {
+        w.line("");
+        w.line("/// Per player, piece type and square: the other squares its steps may start on.");
+        let per_line = tables.positions.len().div_ceil(64).clamp(4, 8);
+        emit_words(w, "STARTS_ELSEWHERE", starts, per_line);
+    }
 }
 
 /// A static array after a blank line and its doc line: `head` is `NAME: [TYPE`.

@@ -49,6 +49,9 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
     let mut step_bounds = vec![u16::MAX; players * kinds * positions];
     // Whether every step of the type starts from the square the piece stood on.
     let mut anchored = vec![true; players * kinds];
+    // The other squares a step of a piece standing on each square may start on (the
+    // piece a `cascade` picks up): bits per player, type and square, in that order.
+    let mut starts_elsewhere = vec![0u64; players * kinds * positions * words];
     let mut work = 0;
     for player in 0..players {
         let mut first_template = 0;
@@ -60,11 +63,13 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                 hits: Vec::new(),
                 adds: 0,
                 loose: false,
+                starts: Vec::new(),
                 unbounded: false,
                 work: &mut work,
             };
             'squares: for from in 0..positions as u32 {
                 let mut steps = 0usize;
+                walker.starts.clear();
                 for (number, template) in piece.moves.iter().enumerate() {
                     walker.hits.clear();
                     walker.adds = 0;
@@ -91,11 +96,20 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                 }
                 step_bounds[slot * positions + from as usize] =
                     u16::try_from(steps).unwrap_or(u16::MAX);
+                let starts = &mut starts_elsewhere[(slot * positions + from as usize) * words..];
+                for &start in &walker.starts {
+                    match starts.get_mut(start as usize / 64) {
+                        Some(word) if (start as usize) < positions => *word |= 1 << (start % 64),
+                        // Not a square: anywhere.
+                        _ => starts[..words].fill(u64::MAX),
+                    }
+                }
             }
             anchored[slot] = !walker.loose;
             if walker.unbounded {
                 bounded[slot] = false;
                 step_bounds[slot * positions..][..positions].fill(u16::MAX);
+                starts_elsewhere[slot * positions * words..][..positions * words].fill(u64::MAX);
             }
             if work > MAX_WORK {
                 return None;
@@ -108,7 +122,14 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
     } else {
         Reach::new(players, kinds, positions, bounded, bits)
     };
-    Some(reach.with_step_bounds(step_bounds, anchored))
+    let reach = reach.with_step_bounds(step_bounds, anchored);
+    // Only loose types have starts elsewhere; without any, the table says nothing.
+    let any_loose = starts_elsewhere.iter().any(|&bits| bits != 0);
+    Some(if any_loose {
+        reach.with_starts_elsewhere(starts_elsewhere)
+    } else {
+        reach
+    })
 }
 
 /// What a run knows about positions at one point of a template.
@@ -136,6 +157,8 @@ struct Walker<'a> {
     /// Whether some `add` may make a step that starts elsewhere than where the run
     /// started (after `from` or `cascade`).
     loose: bool,
+    /// Where those steps may start, for the square walked from.
+    starts: Vec<u32>,
     unbounded: bool,
     work: &'a mut usize,
 }
@@ -245,7 +268,10 @@ impl Walker<'_> {
                 }
                 for (r, count) in &mut runs {
                     self.hit(r.pos);
-                    self.loose |= r.from != r.start;
+                    if r.from != r.start {
+                        self.loose = true;
+                        self.starts.push(r.from);
+                    }
                     *count = count.saturating_add(promote.len().max(1));
                     self.adds = self.adds.max(*count);
                 }

@@ -596,6 +596,20 @@ fn step_bounds_too_small_or_a_wrong_anchor_are_caught() {
         .map(|k| tables.pieces[k].name.as_str())
         .collect();
     assert_eq!(loose, ["King"]);
+    // And the king's steps start elsewhere only on the rooks' squares of its castlings:
+    // from e1, on a1 and h1; from d4, only on g4, the long castling needing four
+    // squares to its side (this file's castling needs no unmoved pieces).
+    let starts = |kind: usize, from: &str| -> Vec<&str> {
+        (tables.positions.iter().enumerate())
+            .filter(|&(start, _)| start != square(from))
+            .filter(|&(start, _)| reach.may_start_on(0, kind as _, square(from) as _, start as _))
+            .map(|(_, name)| name.as_str())
+            .collect()
+    };
+    assert_eq!(starts(kind("King"), "e1"), ["a1", "h1"]);
+    assert_eq!(starts(kind("King"), "d4"), ["g4"]);
+    assert_eq!(starts(kind("King"), "h1"), ["d1"]);
+    assert!(starts(kind("Rook"), "h1").is_empty());
     // Castling is possible: the king's step that moves the rook starts on h1.
     let castling = after(
         &engine,
@@ -624,6 +638,15 @@ fn step_bounds_too_small_or_a_wrong_anchor_are_caught() {
     let violation = engine.reach_violation(&castling).expect("a violation");
     assert!(
         violation.contains("King on e1") && violation.contains("elsewhere"),
+        "{violation}"
+    );
+    // The king loose, but no square named where its steps start elsewhere.
+    let nowhere = vec![0; reach.starts_elsewhere().len()];
+    engine.tables.reach =
+        with(bounds.clone(), anchored.clone()).map(|reach| reach.with_starts_elsewhere(nowhere));
+    let violation = engine.reach_violation(&castling).expect("a violation");
+    assert!(
+        violation.contains("King on e1") && violation.contains("does not name"),
         "{violation}"
     );
 }

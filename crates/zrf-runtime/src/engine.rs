@@ -420,9 +420,11 @@ impl<T: Templates> Engine<T> {
 
     /// Whether a piece listed before the one on `pos` (pieces are listed in position
     /// order) makes the same turn as `candidate`, a turn of that piece. Another piece's
-    /// turn is the same only if one of them starts elsewhere than on its piece's
-    /// square: the `loose` pieces' may, and `candidate` may start on another piece's
-    /// square; and only if that piece may hit the squares `candidate` hits.
+    /// turn is the same only if it starts where `candidate` starts: a `loose` piece's
+    /// may start elsewhere than on its square, where the reach table says (a king whose
+    /// castling moves a rook, on that rook's square), and `candidate` may start on
+    /// another piece's square; and only if that piece may hit the squares `candidate`
+    /// hits.
     fn made_before(
         &self,
         state: &State,
@@ -433,14 +435,22 @@ impl<T: Templates> Engine<T> {
     ) -> bool {
         let start = candidate.steps.first().and_then(|s| s.from);
         let elsewhere = start.filter(|&square| square != pos && !loose.contains(&square));
-        let mut suspects = loose.iter().copied().chain(elsewhere).filter(|&s| s < pos);
+        let reach = self.tables.reach.as_ref();
+        let may_start_where_candidate_does = |other: Pos| match (reach, start, state.at(other)) {
+            (Some(reach), Some(start), Some(piece)) => {
+                reach.may_start_on(turn.move_as, piece.kind, other, start)
+            }
+            _ => true,
+        };
+        let mut suspects = (loose.iter().copied())
+            .filter(|&other| other < pos && may_start_where_candidate_does(other))
+            .chain(elsewhere.filter(|&square| square < pos));
         let Some(first) = suspects.next() else {
             return false;
         };
         let hits: SmallVec<[Pos; 4]> = (candidate.steps.iter())
             .flat_map(|s| s.changes.iter().filter_map(hit_square))
             .collect();
-        let reach = self.tables.reach.as_ref();
         std::iter::once(first).chain(suspects).any(|other| {
             let Some(piece) = state.at(other).filter(|p| p.owner == turn.move_as) else {
                 return false;
@@ -687,6 +697,16 @@ impl<T: Templates> Engine<T> {
             if let Some(step) = elsewhere.filter(|_| reach.anchored(player, piece.kind)) {
                 return Some(format!(
                     "{kind_name} on {name}: {step:?} starts elsewhere, though its type is anchored"
+                ));
+            }
+            let unforeseen = |step: &&Step| {
+                step.from
+                    .is_some_and(|start| !reach.may_start_on(player, piece.kind, pos, start))
+            };
+            if let Some(step) = all.iter().find(unforeseen) {
+                return Some(format!(
+                    "{kind_name} on {name}: {step:?} starts elsewhere, on a square the reach \
+                     table does not name"
                 ));
             }
             let templates = reach

@@ -39,6 +39,12 @@ pub struct Reach {
     /// from the square the piece stands on (none picks up another piece first), so
     /// that no turn of another piece can be the same as one of its own.
     anchored: Vec<bool>,
+    /// Bitsets (`words` per player, type and square, in that order) of the other
+    /// squares a step of such a piece may start on (the piece a `cascade` picks up): a
+    /// turn of that piece can be the same as another piece's only if it starts on that
+    /// piece's square. Empty when not known: then a type that is not anchored may start
+    /// anywhere.
+    starts_elsewhere: Vec<u64>,
 }
 
 /// Most entries of [`ByTemplate::toward`] (a 512 KiB table).
@@ -107,6 +113,7 @@ impl Reach {
             by_template: None,
             step_bounds: Vec::new(),
             anchored: Vec::new(),
+            starts_elsewhere: Vec::new(),
         }
     }
 
@@ -273,6 +280,45 @@ impl Reach {
     /// empty when unknown.
     pub fn step_bounds(&self) -> (&[u16], &[bool]) {
         (&self.step_bounds, &self.anchored)
+    }
+
+    /// This reach, with the other squares a step of a piece of each player and type
+    /// standing on each square may start on, as bitsets of `positions.div_ceil(64)`
+    /// words (per player, type and square, in that order): a random move then compares
+    /// a candidate with the turns of a piece that is not anchored only where that piece
+    /// could make it (see [`crate::Engine::random_legal_move`]); checked on the
+    /// positions of the corpus playouts ([`crate::Engine::reach_violation`]). A table
+    /// of another size is ignored.
+    pub fn with_starts_elsewhere(mut self, starts: Vec<u64>) -> Reach {
+        let consistent = starts.len() == self.bounded.len() * self.positions * self.words;
+        self.starts_elsewhere = if consistent { starts } else { Vec::new() };
+        self
+    }
+
+    /// [`Reach::with_starts_elsewhere`]'s table (for code generation); empty when
+    /// unknown.
+    pub fn starts_elsewhere(&self) -> &[u64] {
+        &self.starts_elsewhere
+    }
+
+    /// Whether a step of a `kind` piece of `player` standing on `from` may start on
+    /// `start`: always on `from`; elsewhere, only where the table says, or, without
+    /// it, if the type is not anchored.
+    #[inline]
+    pub fn may_start_on(&self, player: PlayerIx, kind: Kind, from: Pos, start: Pos) -> bool {
+        if start == from {
+            return true;
+        }
+        if self.starts_elsewhere.is_empty() {
+            return !self.anchored(player, kind);
+        }
+        let slot = (player as usize * self.kinds + kind as usize) * self.positions + from as usize;
+        let word = slot * self.words + start as usize / 64;
+        (start as usize) < self.positions
+            && self
+                .starts_elsewhere
+                .get(word)
+                .is_some_and(|bits| bits >> (start % 64) & 1 == 1)
     }
 
     /// The reach of each template, as [`Reach::from_templates`] takes it (for code
