@@ -120,56 +120,60 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                 tables.kinds(),
                 tables.attributes.len()
             ));
-            match &tables.reach {
-                None => w.line("reach: None,"),
-                Some(reach) => {
-                    // Each template's reach where it is kept, each type's being their union.
-                    let constructor = match reach.template_parts() {
-                        Some(_) => "Reach::from_templates(",
-                        None => "Reach::new(",
-                    };
-                    let mut then = Vec::new();
-                    if !reach.step_bounds().0.is_empty() {
-                        then.push(".with_step_bounds(STEP_BOUNDS.to_vec(), ANCHORED.to_vec())");
-                    }
-                    if !reach.starts_elsewhere().is_empty() {
-                        then.push(".with_starts_elsewhere(STARTS_ELSEWHERE.to_vec())");
-                    }
-                    let close = if then.is_empty() { ")),"} else { ")" };
-                    w.enclosed(format!("reach: Some({constructor}"), close, |w| {
-                        let (bounded, _) = reach.parts();
-                        w.line(format!(
-                            "{}, {}, {},",
-                            tables.players.len(),
-                            tables.kinds(),
-                            tables.positions.len()
-                        ));
-                        w.enclosed("vec![", "],", |w| {
-                            w.wrapped_list(bounded.iter().map(bool::to_string), 8)
-                        });
-                        match reach.template_parts() {
-                            Some((counts, _)) => {
-                                let counts = join(counts.iter().map(u32::to_string));
-                                w.line(format!("vec![{counts}],"));
-                                w.line("REACH_BY_TEMPLATE.to_vec(),");
-                            }
-                            None => w.line("REACH.to_vec(),"),
-                        }
-                    });
-                    // The tables the draw of random moves reads, given to the reach one
-                    // call a line.
-                    let last = then.len().saturating_sub(1);
-                    for (index, call) in then.iter().enumerate() {
-                        let end = if index == last { ")," } else { "" };
-                        w.line(format!("{call}{end}"));
-                    }
-                }
-            }
+            emit_reach_field(w, tables);
             w.line("derived: Derived::default(),");
         });
     });
     emit_reach_words(w, tables);
     emit_step_bounds(w, tables);
+}
+
+/// The `reach` field: the table built from its parts, then given the tables the draw of
+/// random moves reads, one call a line.
+fn emit_reach_field(w: &mut RustWriter, tables: &Tables) {
+    match &tables.reach {
+        None => w.line("reach: None,"),
+        Some(reach) => {
+            // Each template's reach where it is kept, each type's being their union.
+            let constructor = match reach.template_parts() {
+                Some(_) => "Reach::from_templates(",
+                None => "Reach::new(",
+            };
+            let mut then = Vec::new();
+            if !reach.step_bounds().0.is_empty() {
+                then.push(".with_step_bounds(STEP_BOUNDS.to_vec(), ANCHORED.to_vec())");
+            }
+            if !reach.starts_elsewhere().is_empty() {
+                then.push(".with_starts_elsewhere(STARTS_ELSEWHERE.to_vec())");
+            }
+            let close = if then.is_empty() { "))," } else { ")" };
+            w.enclosed(format!("reach: Some({constructor}"), close, |w| {
+                let (bounded, _) = reach.parts();
+                w.line(format!(
+                    "{}, {}, {},",
+                    tables.players.len(),
+                    tables.kinds(),
+                    tables.positions.len()
+                ));
+                w.enclosed("vec![", "],", |w| {
+                    w.wrapped_list(bounded.iter().map(bool::to_string), 8)
+                });
+                match reach.template_parts() {
+                    Some((counts, _)) => {
+                        let counts = join(counts.iter().map(u32::to_string));
+                        w.line(format!("vec![{counts}],"));
+                        w.line("REACH_BY_TEMPLATE.to_vec(),");
+                    }
+                    None => w.line("REACH.to_vec(),"),
+                }
+            });
+            let last = then.len().saturating_sub(1);
+            for (index, call) in then.iter().enumerate() {
+                let end = if index == last { ")," } else { "" };
+                w.line(format!("{call}{end}"));
+            }
+        }
+    }
 }
 
 /// The reach bitsets as static data: tens of thousands of words in a `vec!` would make
