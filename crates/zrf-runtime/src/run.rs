@@ -73,7 +73,7 @@ pub enum Loc {
 /// Where runs put the steps they add: every step, or (for the attack test) only those
 /// that could remove a piece from one of a few squares. Each step is kept as a turn of
 /// its own, so that a move list is made without copying the steps again.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Steps {
     moves: Vec<Move>,
     /// Loop iterations spent by the runs into these steps (see [`MAX_LIST_WORK`]).
@@ -214,6 +214,12 @@ impl Footprint {
     }
 }
 
+impl Default for Steps {
+    fn default() -> Steps {
+        Steps::new()
+    }
+}
+
 impl Steps {
     /// Keeps every step.
     pub fn new() -> Steps {
@@ -350,7 +356,7 @@ impl Steps {
     #[inline(never)]
     fn start_narrowing(&mut self, narrowed: MoveType) -> bool {
         self.moves.clear();
-        self.routes = Routes::default();
+        self.routes = Routes::starting(false);
         self.first_partial = None;
         self.keep = Keep::Narrowing(narrowed, true);
         true
@@ -388,7 +394,7 @@ impl Steps {
         self.moves.clear();
         self.work = 0;
         self.first_partial = None;
-        self.routes = Routes::default();
+        self.routes = Routes::starting(false);
         self.skip = 0;
         self.skipped = 0;
         self.skipped_partial = false;

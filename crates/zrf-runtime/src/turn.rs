@@ -173,7 +173,7 @@ fn drop_repeated_routes(moves: &mut Vec<Move>) {
 
 /// Whether no two of `moves` can do the same, told cheaply (see [`Routes`]).
 fn all_routes_differ(moves: &[Move]) -> bool {
-    let mut routes = Routes::default();
+    let mut routes = Routes::starting(false);
     moves.iter().all(|mv| {
         mv.steps
             .first()
@@ -188,7 +188,7 @@ fn all_routes_differ(moves: &[Move]) -> bool {
 /// within each run of turns from one square no first destination repeats and that no
 /// square starts two runs. Squares are tested modulo 256 in bit sets; a clash there
 /// (true or not) answers no, and the caller then compares properly.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Routes {
     origins: [u64; 4],
     /// The origin of the current run of turns (`Some(None)`: drops).
