@@ -181,6 +181,7 @@ impl Lower<'_> {
             drops: Vec::new(),
             dummy: false,
             about: Vec::new(),
+            notation: None,
         };
         for item in args(piece) {
             match item.head().map(|h| self.name(h)) {
@@ -194,7 +195,13 @@ impl Lower<'_> {
                         result.about.push((head, text));
                     }
                 }
-                Some("name" | "image" | "notation") => {}
+                Some("notation") => {
+                    result.notation = args(item)
+                        .first()
+                        .map(|n| self.text(n).trim().to_string())
+                        .filter(|n| !n.is_empty());
+                }
+                Some("name" | "image") => {}
                 Some("dummy") => result.dummy = true,
                 Some("attribute") => {
                     if let Some(attribute) = self.attribute_declaration(item) {

@@ -58,8 +58,12 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
             w.line(format!("repeat_from: {},", tables.repeat_from));
             w.enclosed("pieces: vec![", "],", |w| {
                 for piece in &tables.pieces {
+                    let notation = match &piece.notation {
+                        Some(n) => format!("Some({}.to_string())", string_literal(n)),
+                        None => "None".to_string(),
+                    };
                     let head = format!(
-                        "PieceInfo {{ name: {}.to_string(), default_attributes: {:#x}, dummy: {}, ",
+                        "PieceInfo {{ name: {}.to_string(), default_attributes: {:#x}, dummy: {}, notation: {notation}, ",
                         string_literal(&piece.name),
                         piece.default_attributes,
                         piece.dummy

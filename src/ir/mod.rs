@@ -166,6 +166,8 @@ pub struct Piece {
     /// What the rules say of it for players: `help`, then `description` (empty when
     /// neither is given).
     pub about: Vec<(&'static str, String)>,
+    /// `(notation "N")`: how the rules abbreviate the piece (for move notation).
+    pub notation: Option<String>,
 }
 
 /// A template in a piece's `moves` or `drops`, with the move type it is listed under.

@@ -128,6 +128,7 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
                     .fold(0, |bits, (a, _)| bits | 1 << a.0),
                 dummy: p.dummy,
                 about: owned_prose(&p.about),
+                notation: p.notation.clone(),
             })
             .collect(),
         attributes: game.attributes.clone(),

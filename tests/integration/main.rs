@@ -16,6 +16,7 @@ mod replay;
 mod samples;
 mod search;
 mod syntax_diagnostics;
+mod uci;
 mod ui;
 mod web;
 mod zsg;

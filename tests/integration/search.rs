@@ -185,7 +185,7 @@ fn both_engines_play_only_legal_moves_over_a_thousand_games_of_tic_tac_toe() {
             limits,
             seed: game,
             table_megabytes: 1,
-            threads: 1,
+            ..Settings::default()
         };
         let mut ai = Ai::for_engine(&engine, settings);
         let mut state = engine.start();

@@ -52,6 +52,8 @@ pub struct PieceInfo {
     pub dummy: bool,
     /// What the rules say of it for players: `help`, then `description`, those given.
     pub about: Vec<(String, String)>,
+    /// `(notation "N")`: how the rules abbreviate it, when they do.
+    pub notation: Option<String>,
 }
 
 /// Pieces of one type and owner placed at the start.

@@ -51,6 +51,7 @@ fn row(squares: u32) -> Tables {
                 default_attributes: 0,
                 dummy: false,
                 about: Vec::new(),
+                notation: None,
             })
             .collect(),
         attributes: vec!["marked?".into()],

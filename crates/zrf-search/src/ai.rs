@@ -91,6 +91,9 @@ pub struct Settings {
     /// Threads an alpha-beta search splits its root moves between (a player made by
     /// [`Ai::for_engine_on_threads`]); one by default.
     pub threads: usize,
+    /// Choose a move even where the rules have decided the game but moves remain (for
+    /// UCI, whose GUI adjudicates); the alpha-beta search then searches past the result.
+    pub past_result: bool,
 }
 
 impl Default for Settings {
@@ -101,6 +104,7 @@ impl Default for Settings {
             seed: 1,
             table_megabytes: 32,
             threads: 1,
+            past_result: false,
         }
     }
 }
@@ -223,6 +227,12 @@ impl<'g, G: Game, E: Evaluator<G>> Ai<'g, G, E> {
         self.table.clear();
     }
 
+    /// Whether the rules have decided the game in `state`.
+    fn decided(&self, state: &G::State) -> bool {
+        let moves = self.game.legal_moves(state);
+        self.game.outcome(state, &moves).is_some()
+    }
+
     /// Chooses a move in `state`, `None` when the game is over there. `on_iteration`
     /// sees each completed alpha-beta iteration; `stop`, set from another thread, ends
     /// the search early.
@@ -237,7 +247,8 @@ impl<'g, G: Game, E: Evaluator<G>> Ai<'g, G, E> {
         let mover = self.game.to_move(state);
         if self.algorithm == Algorithm::Random || self.game.plays_at_random(mover) {
             let moves = self.game.legal_moves(state);
-            if moves.is_empty() || self.game.outcome(state, &moves).is_some() {
+            let decided = !self.settings.past_result && self.game.outcome(state, &moves).is_some();
+            if moves.is_empty() || decided {
                 return None;
             }
             return Some(Choice {
@@ -248,7 +259,14 @@ impl<'g, G: Game, E: Evaluator<G>> Ai<'g, G, E> {
                 pv: Vec::new(),
             });
         }
-        match self.algorithm {
+        let algorithm = match self.algorithm {
+            // Monte Carlo tree search stops at the rules' result; alpha-beta searches on.
+            Algorithm::Mcts if self.settings.past_result && self.decided(state) => {
+                Algorithm::AlphaBeta
+            }
+            algorithm => algorithm,
+        };
+        match algorithm {
             Algorithm::Mcts => {
                 let options = MctsOptions {
                     limits: self.settings.limits,
@@ -272,6 +290,7 @@ impl<'g, G: Game, E: Evaluator<G>> Ai<'g, G, E> {
                     noise: 3,
                     stop,
                     root_moves: None,
+                    past_result: self.settings.past_result,
                 };
                 let found = match &self.split {
                     Some(split) => {

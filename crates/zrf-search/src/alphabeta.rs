@@ -106,9 +106,13 @@ pub struct AlphaBetaOptions<'s> {
     /// Search only these root moves (indices in the legal move list), in this order:
     /// one share of a search split between threads.
     pub root_moves: Option<&'s [usize]>,
+    /// Search the root's moves even when the rules have already decided the game there
+    /// (a chess GUI adjudicates by its own rules and asks for a move all the same).
+    pub past_result: bool,
 }
 
-/// Searches `state` and returns its best move, or `None` if the game is over there.
+/// Searches `state` and returns its best move, or `None` if the game is over there
+/// (see [`AlphaBetaOptions::past_result`]).
 pub fn alpha_beta<G: Game, E: Evaluator<G>>(
     game: &G,
     eval: &E,
@@ -119,7 +123,7 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
 ) -> Option<Found> {
     let started = Instant::now();
     let moves = game.legal_moves(state);
-    if moves.is_empty() || game.outcome(state, &moves).is_some() {
+    if moves.is_empty() || (!options.past_result && game.outcome(state, &moves).is_some()) {
         return None;
     }
     let root_player = game.to_move(state);

@@ -31,7 +31,7 @@ pub fn alpha_beta_split<T: Templates>(
 ) -> Option<Found> {
     let engine = make_engine();
     let moves = engine.legal_moves(state);
-    if moves.is_empty() || engine.outcome(state, &moves).is_some() {
+    if moves.is_empty() || (!options.past_result && engine.outcome(state, &moves).is_some()) {
         return None;
     }
     let threads = threads.clamp(1, moves.len());

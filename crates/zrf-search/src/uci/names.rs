@@ -1,0 +1,253 @@
+//! The names UCI gives moves, and the letters it gives piece types.
+//!
+//! On boards whose positions are all named like `a1` or `k10` (a letter, then digits) a
+//! move is named by the squares of the piece that moves: `e2e4`, plus the letter of
+//! the type a promotion makes (`e7e8q`); a drop is `P@e4`. A turn that moves the
+//! mover's royal piece together with another of its pieces (castling, whatever the
+//! rules call it) is named by the royal piece's own squares (`e1g1`), or, under
+//! `UCI_Chess960`, as the royal piece taking the other (`e1h1`); either form is read in
+//! both modes. Other boards use the saved-game notation with spaces written as `_`.
+//!
+//! Where two legal turns still get one name (a checkers capture chain that can take
+//! two routes between the same squares), the later ones in move-list order get `~2`,
+//! `~3`, ...: the standard notation cannot tell them apart.
+
+use std::collections::HashMap;
+
+use zrf_runtime::{Change, Engine, Game, Kind, Move, PlayerIx, Pos, State, Tables, Templates};
+
+/// How castling is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Castling {
+    /// The royal piece's own move: `e1g1`.
+    #[default]
+    Standard,
+    /// The royal piece takes its own rook: `e1h1` (the standard option `UCI_Chess960`).
+    KingTakesRook,
+}
+
+/// The letter of each piece type, by kind: the rules' `notation` when it is one
+/// letter, else the first letter of the name (`n` for a knight), lower case.
+pub fn piece_letters(tables: &Tables) -> Vec<char> {
+    tables
+        .pieces
+        .iter()
+        .map(|piece| {
+            let notation = piece.notation.as_deref().unwrap_or("");
+            let mut chars = notation.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_lowercase(),
+                _ if piece.name.eq_ignore_ascii_case("knight") => 'n',
+                _ => piece
+                    .name
+                    .chars()
+                    .find(char::is_ascii_alphabetic)
+                    .map_or('?', |c| c.to_ascii_lowercase()),
+            }
+        })
+        .collect()
+}
+
+/// `a1`, `k10`: one lowercase letter then digits.
+pub fn is_square_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && name.len() > 1
+        && chars.all(|c| c.is_ascii_digit())
+}
+
+/// Names the moves of one game.
+pub struct Namer {
+    squares: bool,
+    letters: Vec<char>,
+    castling: Castling,
+}
+
+/// A move's name, and the other name it is also read by (castling in the other style).
+struct Named {
+    name: String,
+    alias: Option<String>,
+}
+
+impl Namer {
+    pub fn new(tables: &Tables, castling: Castling) -> Namer {
+        Namer {
+            squares: !tables.positions.is_empty()
+                && tables.positions.iter().all(|p| is_square_name(p)),
+            letters: piece_letters(tables),
+            castling,
+        }
+    }
+
+    /// The names of `moves`, the legal moves of `state`, in move-list order.
+    pub fn names<T: Templates>(
+        &self,
+        engine: &Engine<T>,
+        state: &State,
+        moves: &[Move],
+    ) -> Vec<String> {
+        self.named(engine, state, moves)
+            .into_iter()
+            .map(|n| n.name)
+            .collect()
+    }
+
+    /// The index of the move of `moves` that `wanted` names: its name, else the other
+    /// castling style's name or the name with its promotion letter in another case, when
+    /// only one move is named so.
+    pub fn find<T: Templates>(
+        &self,
+        engine: &Engine<T>,
+        state: &State,
+        moves: &[Move],
+        wanted: &str,
+    ) -> Result<usize, String> {
+        let named = self.named(engine, state, moves);
+        if let Some(index) = named.iter().position(|n| n.name == wanted) {
+            return Ok(index);
+        }
+        let unique = |matches: Vec<usize>| match matches[..] {
+            [index] => Some(index),
+            _ => None,
+        };
+        let by_alias = named
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.alias.as_deref() == Some(wanted))
+            .map(|(i, _)| i)
+            .collect();
+        let ignoring_case = named
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.name.eq_ignore_ascii_case(wanted))
+            .map(|(i, _)| i)
+            .collect();
+        unique(by_alias)
+            .or_else(|| unique(ignoring_case))
+            .ok_or_else(|| {
+                let all: Vec<&str> = named.iter().map(|n| n.name.as_str()).collect();
+                format!("{wanted} is not legal here; legal: {}", all.join(" "))
+            })
+    }
+
+    fn named<T: Templates>(&self, engine: &Engine<T>, state: &State, moves: &[Move]) -> Vec<Named> {
+        let mover = engine.turn(state).player;
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        moves
+            .iter()
+            .map(|mv| {
+                let mut named = if self.squares {
+                    self.square_name(&engine.tables, state, mover, mv)
+                } else {
+                    Named {
+                        name: engine.notation(state, mv).replace(' ', "_"),
+                        alias: None,
+                    }
+                };
+                let count = seen.entry(named.name.clone()).or_insert(0);
+                *count += 1;
+                if *count > 1 {
+                    named.name = format!("{}~{count}", named.name);
+                }
+                named
+            })
+            .collect()
+    }
+
+    fn square_name(&self, tables: &Tables, state: &State, mover: PlayerIx, mv: &Move) -> Named {
+        let square = |p: Pos| tables.positions.get(p as usize).map_or("?", String::as_str);
+        let letter = |kind: Kind| self.letters.get(kind as usize).copied().unwrap_or('?');
+        let (Some(first), Some(last)) = (mv.steps.first(), mv.steps.last()) else {
+            return Named {
+                name: "0000".to_string(),
+                alias: None,
+            };
+        };
+        let changes = || mv.steps.iter().flat_map(|s| &s.changes);
+        let promotion = changes().find_map(|c| match *c {
+            Change::ChangeType { kind, .. } => Some(letter(kind)),
+            _ => None,
+        });
+        let Some(from) = first.from else {
+            let dropped = changes().find_map(|c| match *c {
+                Change::Place { piece, .. } | Change::Create { piece, .. } => Some(piece.kind),
+                _ => None,
+            });
+            let piece = dropped.map_or('?', |k| letter(k).to_ascii_uppercase());
+            return Named {
+                name: format!("{piece}@{}", square(last.to)),
+                alias: None,
+            };
+        };
+        if let Some(castling) = castling(tables, state, mover, mv) {
+            let standard = format!(
+                "{}{}",
+                square(castling.royal_from),
+                square(castling.royal_to)
+            );
+            let takes_rook = format!(
+                "{}{}",
+                square(castling.royal_from),
+                square(castling.partner_from)
+            );
+            let (name, alias) = match self.castling {
+                Castling::Standard => (standard, takes_rook),
+                Castling::KingTakesRook => (takes_rook, standard),
+            };
+            return Named {
+                name,
+                alias: Some(alias),
+            };
+        }
+        let mut name = format!("{}{}", square(from), square(last.to));
+        name.extend(promotion);
+        Named { name, alias: None }
+    }
+}
+
+/// A turn that moves the mover's royal piece and another of its pieces.
+pub(super) struct CastlingSquares {
+    pub(super) royal_from: Pos,
+    pub(super) royal_to: Pos,
+    pub(super) partner_from: Pos,
+}
+
+/// The squares of a castling turn: one moving the mover's royal piece and exactly one
+/// other piece of the mover's, with no capture.
+pub(super) fn castling(
+    tables: &Tables,
+    state: &State,
+    mover: PlayerIx,
+    mv: &Move,
+) -> Option<CastlingSquares> {
+    let royal = tables.royal.get(mover as usize)?;
+    // Each moved piece as (where it started, where it is now).
+    let mut travels: Vec<(Pos, Pos)> = Vec::new();
+    for change in mv.steps.iter().flat_map(|s| &s.changes) {
+        match *change {
+            Change::Move { from, to } => {
+                travels.retain(|&(_, now)| now != to);
+                match travels.iter_mut().find(|(_, now)| *now == from) {
+                    Some(travel) => travel.1 = to,
+                    None => travels.push((from, to)),
+                }
+            }
+            Change::Capture { .. } | Change::Create { .. } | Change::Place { .. } => return None,
+            _ => {}
+        }
+    }
+    let [a, b] = travels[..] else { return None };
+    let own = |pos: Pos| state.at(pos).filter(|p| p.owner == mover);
+    let (pa, pb) = (own(a.0)?, own(b.0)?);
+    let is_royal = |kind: Kind| royal.get(kind as usize) == Some(&true);
+    let (king, partner) = match (is_royal(pa.kind), is_royal(pb.kind)) {
+        (true, false) => (a, b),
+        (false, true) => (b, a),
+        _ => return None,
+    };
+    Some(CastlingSquares {
+        royal_from: king.0,
+        royal_to: king.1,
+        partner_from: partner.0,
+    })
+}

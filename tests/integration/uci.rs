@@ -1,0 +1,356 @@
+//! UCI move names and FEN for the chess sample, checked against shakmaty (a hand-written
+//! chess library) at every position of random games, and the protocol's answers that a
+//! chess GUI relies on.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use zrf::interp::Interpreted;
+use zrf_runtime::{SplitMix64, State};
+use zrf_search::uci::{Castling, FenBoard, Namer};
+
+use crate::perft::engine;
+
+fn sorted(mut names: Vec<String>) -> Vec<String> {
+    names.sort();
+    names
+}
+
+fn shakmaty_names(position: &Chess, mode: CastlingMode) -> Vec<String> {
+    sorted(
+        position
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_uci(mode).to_string())
+            .collect(),
+    )
+}
+
+/// The first four fields of a FEN: the half-move clock is not kept (Zillions has no
+/// fifty-move rule) and the full-move number is compared apart.
+fn fen_fields(fen: &str) -> String {
+    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+fn shakmaty_fen(position: &Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Always).to_string()
+}
+
+/// At every position of random games of the chess sample: the UCI names of its legal
+/// moves are shakmaty's legal moves (standard and Chess960 castling), its FEN is
+/// shakmaty's, and the position read back from shakmaty's FEN has the same moves.
+#[test]
+fn uci_names_and_fen_of_the_chess_sample_agree_with_shakmaty_over_random_games() {
+    let engine = engine("chess.zrf");
+    let fen = FenBoard::new(&engine).expect("the chess sample has FEN");
+    let standard = Namer::new(&engine.tables, Castling::Standard);
+    let chess960 = Namer::new(&engine.tables, Castling::KingTakesRook);
+    let mut rng = SplitMix64::new(2026);
+    let (mut positions, mut castlings, mut en_passants, mut promotions) = (0, 0, 0, 0);
+    for game in 0..200 {
+        let mut state = engine.start();
+        let mut reference = Chess::default();
+        for ply in 0..160 {
+            let moves = engine.legal_moves(&state);
+            let names = standard.names(&engine, &state, &moves);
+            let context = || format!("game {game}, ply {ply}, {}", shakmaty_fen(&reference));
+            assert_eq!(
+                sorted(names.clone()),
+                shakmaty_names(&reference, CastlingMode::Standard),
+                "{}",
+                context()
+            );
+            assert_eq!(
+                sorted(chess960.names(&engine, &state, &moves)),
+                shakmaty_names(&reference, CastlingMode::Chess960),
+                "{}",
+                context()
+            );
+            let written = fen.write(&engine, &state);
+            assert_eq!(
+                fen_fields(&written),
+                fen_fields(&shakmaty_fen(&reference)),
+                "{}",
+                context()
+            );
+            let fields: Vec<String> = shakmaty_fen(&reference)
+                .split(' ')
+                .map(String::from)
+                .collect();
+            let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+            let read = fen
+                .read(&engine, &fields)
+                .unwrap_or_else(|e| panic!("{}: {e}", context()));
+            let read_moves = engine.legal_moves(&read);
+            assert_eq!(
+                sorted(standard.names(&engine, &read, &read_moves)),
+                sorted(names.clone()),
+                "{}",
+                context()
+            );
+            assert_eq!(fen_fields(&fen.write(&engine, &read)), fen_fields(&written));
+            positions += 1;
+            if moves.is_empty() {
+                break;
+            }
+            let as_shakmaty = |name: &str| {
+                let uci = shakmaty::uci::UciMove::from_ascii(name.as_bytes())
+                    .unwrap_or_else(|e| panic!("{}: {e}", context()));
+                uci.to_move(&reference)
+                    .unwrap_or_else(|e| panic!("{}: {e}", context()))
+            };
+            // Half the time a castling, en passant or promotion when there is one: random
+            // games alone seldom reach them.
+            let special: Vec<usize> = (0..moves.len())
+                .filter(|&i| {
+                    let m = as_shakmaty(&names[i]);
+                    m.is_castle() || m.is_en_passant() || m.is_promotion()
+                })
+                .collect();
+            let index = match rng.below(2) {
+                0 if !special.is_empty() => special[rng.below(special.len())],
+                _ => rng.below(moves.len()),
+            };
+            let played = as_shakmaty(&names[index]);
+            castlings += usize::from(played.is_castle());
+            en_passants += usize::from(played.is_en_passant());
+            promotions += usize::from(played.is_promotion());
+            reference.play_unchecked(played);
+            state = engine.play(&state, &moves[index]);
+        }
+    }
+    // The random games reach the moves that perft of depth 4 does not.
+    eprintln!("{positions} positions, {castlings} castlings, {en_passants} en passant, {promotions} promotions");
+    assert!(positions > 20_000, "{positions} positions");
+    assert!(castlings > 50, "{castlings} castlings");
+    assert!(en_passants > 5, "{en_passants} en passant captures");
+    assert!(promotions > 20, "{promotions} promotions");
+}
+
+fn read(engine: &Interpreted, fen: &str) -> Result<State, String> {
+    let board = FenBoard::new(engine)?;
+    let fields: Vec<&str> = fen.split(' ').collect();
+    board.read(engine, &fields)
+}
+
+fn names(engine: &Interpreted, state: &State, castling: Castling) -> Vec<String> {
+    let moves = engine.legal_moves(state);
+    sorted(Namer::new(&engine.tables, castling).names(engine, state, &moves))
+}
+
+const CASTLING_BOTH_SIDES: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn castling_is_named_by_the_kings_squares_and_read_back() {
+    let engine = engine("chess.zrf");
+    let state = read(&engine, CASTLING_BOTH_SIDES).expect("read");
+    let king_moves: Vec<String> = names(&engine, &state, Castling::Standard)
+        .into_iter()
+        .filter(|n| n.starts_with("e1"))
+        .collect();
+    assert_eq!(king_moves, ["e1c1", "e1d1", "e1f1", "e1g1"]);
+    let king_takes_rook: Vec<String> = names(&engine, &state, Castling::KingTakesRook)
+        .into_iter()
+        .filter(|n| n.starts_with("e1"))
+        .collect();
+    assert_eq!(king_takes_rook, ["e1a1", "e1d1", "e1f1", "e1h1"]);
+    // Out: each castling played leaves the king and rook where chess puts them.
+    let board = FenBoard::new(&engine).expect("fen");
+    let standard = Namer::new(&engine.tables, Castling::Standard);
+    let after = |state: &State, name: &str| {
+        let moves = engine.legal_moves(state);
+        let index = standard
+            .find(&engine, state, &moves, name)
+            .unwrap_or_else(|e| panic!("{e}"));
+        engine.play(state, &moves[index])
+    };
+    let short = after(&state, "e1g1");
+    assert_eq!(
+        board.write(&engine, &short),
+        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 0 1"
+    );
+    let long = after(&after(&state, "e1c1"), "e8c8");
+    assert_eq!(
+        board.write(&engine, &long),
+        "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R w - - 0 2"
+    );
+    // The Chess960 form is read in standard mode too, and the other way round.
+    assert_eq!(after(&state, "e1h1"), short);
+    let chess960 = Namer::new(&engine.tables, Castling::KingTakesRook);
+    let moves = engine.legal_moves(&state);
+    let index = chess960
+        .find(&engine, &state, &moves, "e1g1")
+        .expect("alias");
+    assert_eq!(engine.play(&state, &moves[index]), short);
+}
+
+#[test]
+fn castling_rights_in_a_fen_decide_which_castlings_are_legal() {
+    let engine = engine("chess.zrf");
+    let castles = |fen: &str| -> Vec<String> {
+        let state = read(&engine, fen).expect("read");
+        names(&engine, &state, Castling::Standard)
+            .into_iter()
+            .filter(|n| ["e1g1", "e1c1", "e8g8", "e8c8"].contains(&n.as_str()))
+            .collect()
+    };
+    assert_eq!(castles(CASTLING_BOTH_SIDES), ["e1c1", "e1g1"]);
+    assert_eq!(
+        castles("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w Qk - 0 1"),
+        ["e1c1"]
+    );
+    assert_eq!(
+        castles("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w - - 0 1"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        castles("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b Qk - 0 1"),
+        ["e8g8"]
+    );
+    // Shredder-FEN names the rooks by file.
+    assert_eq!(
+        castles("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w HAha - 0 1"),
+        ["e1c1", "e1g1"]
+    );
+}
+
+#[test]
+fn fen_round_trips_with_castling_rights_en_passant_and_the_move_number() {
+    let engine = engine("chess.zrf");
+    let board = FenBoard::new(&engine).expect("fen");
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b Kq d3 0 12",
+        "r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 40",
+        "8/8/8/4k3/8/8/8/4K3 b - - 0 77",
+    ] {
+        let state = read(&engine, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(board.write(&engine, &state), fen);
+    }
+    // En passant is the last move: the pawn that passed f6 can be taken.
+    let state = read(
+        &engine,
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    )
+    .expect("read");
+    let captures: Vec<String> = names(&engine, &state, Castling::Standard)
+        .into_iter()
+        .filter(|n| n.starts_with("e5"))
+        .collect();
+    assert_eq!(captures, ["e5e6", "e5f6"]);
+}
+
+#[test]
+fn fens_the_game_cannot_hold_are_refused_with_the_reason() {
+    let engine = engine("chess.zrf");
+    let refused = |fen: &str| read(&engine, fen).expect_err(fen);
+    assert_eq!(
+        refused("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1"),
+        "no piece type has the letter Z"
+    );
+    assert_eq!(
+        refused("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"),
+        "the placement has 7 ranks; the board has 8"
+    );
+    assert_eq!(
+        refused("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq - 0 1"),
+        "rank 8 of the placement is too long"
+    );
+    assert_eq!(
+        refused("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"),
+        "the side to move is \"x\", not w or b"
+    );
+    assert_eq!(
+        refused("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1"),
+        "no pawn of the side that just moved stands in front of the en-passant square e6"
+    );
+    // Tic-tac-toe has three squares a side but one kind of mark, named alike.
+    let tictactoe = crate::perft::engine("tictactoe.zrf");
+    assert!(FenBoard::new(&tictactoe).is_ok());
+}
+
+/// Talks to `zrfc uci` on the chess sample as a GUI does, waiting for the answer to
+/// each `uci`, `go` and `isready`: the lines it answers, without the search's progress
+/// and the options.
+fn uci_session(commands: &[&str]) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zrfc"))
+        .args(["uci", "zrf-samples/chess.zrf"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("zrfc runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut lines = Vec::new();
+    for command in commands {
+        writeln!(input, "{command}").expect("sent");
+        let last = match command.split_whitespace().last() {
+            Some("uci") => "uciok",
+            Some("isready") => "readyok",
+            _ if command.contains("go ") => "bestmove",
+            _ => continue,
+        };
+        loop {
+            let line = output.next().expect("a line").expect("text");
+            let done = line.starts_with(last);
+            if !["info depth", "option ", "id "]
+                .iter()
+                .any(|p| line.starts_with(p))
+            {
+                lines.push(line);
+            }
+            if done {
+                break;
+            }
+        }
+    }
+    writeln!(input, "quit").expect("sent");
+    lines.extend(output.map(|l| l.expect("text")));
+    assert!(child.wait().expect("exits").success());
+    lines
+}
+
+#[test]
+fn after_a_refused_position_go_answers_no_move_until_a_good_one() {
+    let lines = uci_session(&[
+        "uci",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "go depth 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+        "go depth 1",
+        "xyzzy position startpos moves e2e4",
+        "go depth 1",
+        "isready",
+    ]);
+    assert_eq!(lines[0], "uciok");
+    assert!(
+        lines[1]
+            .starts_with("info string position refused: move 3: e1e3 is not legal here; legal: "),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].starts_with("info string no position to search: move 3: e1e3"));
+    assert_eq!(lines[3], "bestmove 0000");
+    assert_eq!(
+        lines[4],
+        "info string position refused: FEN refused: the placement has 7 ranks; the board has 8"
+    );
+    assert_eq!(
+        lines[5],
+        "info string no position to search: FEN refused: the placement has 7 ranks; the board has 8"
+    );
+    assert_eq!(lines[6], "bestmove 0000");
+    // The unknown word before `position` is skipped; Black answers 1.e4.
+    let reply = lines[7].strip_prefix("bestmove ").expect("a move");
+    let black_moves = [
+        "a7a6", "a7a5", "b7b6", "b7b5", "c7c6", "c7c5", "d7d6", "d7d5", "e7e6", "e7e5", "f7f6",
+        "f7f5", "g7g6", "g7g5", "h7h6", "h7h5", "b8a6", "b8c6", "g8f6", "g8h6",
+    ];
+    assert!(black_moves.contains(&reply), "{reply}");
+    assert_eq!(lines[8], "readyok");
+    assert_eq!(lines.len(), 9, "{lines:?}");
+}
