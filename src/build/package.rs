@@ -192,13 +192,14 @@ fn main_rs(library: &str, titles: &[String], rules_file: &str) -> String {
                     "    Packaged {{\n        \
                      title: {title:?},\n        \
                      run: |args| run_engine({library}::{module}::engine, RULES_FILE, args),\n        \
-                     page: |rules| table({library}::{module}::engine, rules),\n    \
+                     page: |rules| table({library}::{module}::engine, rules),\n        \
+                     uci: |session| play_variant(&{library}::{module}::engine, session),\n    \
                      }},\n"
                 )
             })
             .collect();
         (
-            "use zrf_search::driver::{run_engine, run_variants, Packaged};\nuse zrf_search::web::table;"
+            "use zrf_search::driver::{run_engine, run_variants, Packaged};\nuse zrf_search::uci::play_variant;\nuse zrf_search::web::table;"
                 .to_string(),
             format!(
                 "/// The games of the package: `--variant TITLE` chooses one (the first by default).\n\

@@ -229,6 +229,9 @@ pub struct Packaged {
     pub run: fn(Vec<String>) -> ExitCode,
     /// Its page for `serve` ([`crate::web::table`] with its engine).
     pub page: fn(&str) -> Box<dyn crate::web::Table>,
+    /// Its game loop for `uci` ([`crate::uci::play_variant`] with its engine), so that
+    /// `UCI_Variant` can switch between the package's games.
+    pub uci: fn(&mut crate::uci::Session<'_>) -> Option<String>,
 }
 
 /// The command line of a compiled package of several games: `--variant TITLE`
@@ -248,10 +251,26 @@ pub fn run_variants(games: &[Packaged], rules_file: &str, mut args: Vec<String>)
         return serve_variants(&pages, variant.as_deref(), rules_file, args.split_off(1));
     }
     let chosen = match variant.as_deref() {
-        None => games.first(),
-        Some(title) => games.iter().find(|g| g.title.eq_ignore_ascii_case(title)),
+        None => Some(0),
+        Some(title) => games.iter().position(|g| g.title.eq_ignore_ascii_case(title)),
     };
-    match chosen {
+    if let (Some(first), Some("uci")) = (chosen, args.first().map(String::as_str)) {
+        let variants: Vec<crate::uci::Variant<'_>> = games
+            .iter()
+            .map(|g| crate::uci::Variant {
+                title: g.title.to_string(),
+                play: &g.uci,
+            })
+            .collect();
+        return match crate::uci::run_uci_variants(&variants, first) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!("error: uci: {err}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    match chosen.and_then(|index| games.get(index)) {
         Some(game) => (game.run)(args),
         None => {
             eprintln!(
