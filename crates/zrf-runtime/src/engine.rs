@@ -1631,6 +1631,17 @@ pub trait Game {
     fn move_traits(&self, _mv: &Self::Move) -> MoveTraits {
         MoveTraits::default()
     }
+    /// Whether the player to move in `state` has a royal piece the next player could
+    /// take (in check): a search looks deeper there.
+    fn in_check(&self, _state: &Self::State) -> bool {
+        false
+    }
+    /// The position after the player to move passes, for a search's null-move pruning;
+    /// `None` where the next turn is the same player's (a pass would not hand the move
+    /// to the other side) or the game cannot tell.
+    fn null_move(&self, _state: &Self::State) -> Option<Self::State> {
+        None
+    }
 }
 
 /// What a search's move ordering and quiescence ask of a move, worked out from its
@@ -1708,6 +1719,20 @@ impl<T: Templates> Game for Engine<T> {
         let square = |pos: Option<Pos>| pos.map_or(0, |p| u64::from(p) + 1);
         let last = square(state.last_from) | square(state.last_to) << 32;
         state.hash(&self.tables) ^ crate::random::mix(last)
+    }
+
+    fn in_check(&self, state: &State) -> bool {
+        let turn = self.turn(state);
+        let Some(royal) = self.tables.royal_kinds(turn.player) else {
+            return false;
+        };
+        let next = self.tables.turn(state.turn + 1);
+        next.player != turn.player && self.attacks(state, next, turn.player, royal)
+    }
+
+    fn null_move(&self, state: &State) -> Option<State> {
+        let next = self.tables.turn(state.turn + 1);
+        (next.player != self.turn(state).player).then(|| self.play(state, &Move::pass()))
     }
 
     fn move_traits(&self, mv: &Move) -> MoveTraits {

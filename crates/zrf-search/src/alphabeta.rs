@@ -1,7 +1,11 @@
-//! Alpha-beta search: negamax with iterative deepening and principal-variation search,
-//! a shared [`TranspositionTable`], move ordering (the table's move, captures and
-//! promotions, two killers per ply, a history table), late-move reductions, and a
-//! quiescence search over captures and promotions.
+//! Alpha-beta search: negamax with iterative deepening, aspiration windows and
+//! principal-variation search, a shared [`TranspositionTable`], move ordering (the
+//! table's move, captures by most valuable victim and least valuable attacker,
+//! promotions, two killers per ply, a history table), check extensions, null-move
+//! pruning (never in check, nor for a side left with its least valuable kinds alone:
+//! [`Evaluator::null_move_allowed`]), futility pruning of quiet moves at the frontier,
+//! late-move reductions that grow with depth and move number, and a quiescence search
+//! over captures and promotions with delta pruning.
 //!
 //! Turn orders need not alternate: a child whose mover is on the same side as its
 //! parent's is searched with the same window, not a negated one. With more than two
@@ -15,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use zrf_runtime::{mix, Game, MoveTraits, Outcome, PlayerIx};
 
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, MoveGain};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
 /// The score of a won game (less the plies to the win, so that nearer wins score
@@ -33,6 +37,20 @@ const FORCED_PLIES: u32 = 2;
 /// Most moves of a random player averaged at a chance node.
 const CHANCE_MOVES: usize = 12;
 const HISTORY_SIZE: usize = 1 << 14;
+/// The first half-width of an aspiration window around the last iteration's score.
+const ASPIRATION: i32 = 40;
+/// Depth from which the root is searched in an aspiration window.
+const ASPIRATION_DEPTH: u32 = 4;
+/// Depth from which a node tries a null move.
+const NULL_MOVE_DEPTH: i32 = 3;
+/// How far a quiet move at depth 1 and 2 must fall short of alpha, by the static
+/// evaluation, to be pruned (futility), in the evaluation's units (a pawn is about 150).
+const FUTILITY_MARGIN: [i32; 3] = [0, 250, 500];
+/// A capture in the quiescence search is skipped when even its gain plus this leaves
+/// the score under alpha (delta pruning).
+const DELTA_MARGIN: i32 = 200;
+/// Plies at most that check extensions may add to one line.
+const MAX_EXTENSION_PLY: usize = MAX_PLY / 2;
 
 /// When a search stops: the first limit reached ends it. With none, it goes to depth 64.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -148,6 +166,7 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
         plies: Vec::new(),
         killers: vec![[None; 2]; MAX_PLY + 1],
         history: vec![0; HISTORY_SIZE],
+        in_null: false,
     };
     let mut order: Vec<usize> = match options.root_moves {
         Some(share) => share.iter().copied().filter(|&i| i < moves.len()).collect(),
@@ -163,7 +182,8 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
         _ => options.limits.depth.unwrap_or(64).max(1),
     };
     for depth in 1..=max_depth {
-        let best = searcher.root(state, &moves, &order, depth as i32);
+        let last = found.as_ref().map(|f| f.iteration.score);
+        let best = searcher.aspiration(state, &moves, &order, depth, last);
         let Some((index, score)) = best else { break };
         if let Some(at) = order.iter().position(|&i| i == index) {
             order[..=at].rotate_right(1);
@@ -258,6 +278,8 @@ struct Searcher<'a, 's, G: Game, E> {
     plies: Vec<Ply<G>>,
     killers: Vec<[Option<MoveTraits>; 2]>,
     history: Vec<i32>,
+    /// Whether a null move is being searched (no second one inside it).
+    in_null: bool,
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
@@ -351,19 +373,56 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         }
     }
 
+    /// One iteration at the root: in a window around the last iteration's score
+    /// (`last`), widened and searched again while the score falls outside it.
+    fn aspiration(
+        &mut self,
+        state: &G::State,
+        moves: &[G::Move],
+        order: &[usize],
+        depth: u32,
+        last: Option<i32>,
+    ) -> Option<(usize, i32)> {
+        let (mut below, mut above) = (ASPIRATION, ASPIRATION);
+        loop {
+            let (alpha, beta) = match last {
+                Some(score) if depth >= ASPIRATION_DEPTH && score.abs() < WIN_BOUND => {
+                    (score - below, score + above)
+                }
+                _ => (-INFINITY, INFINITY),
+            };
+            let alpha = alpha.max(-INFINITY);
+            let beta = beta.min(INFINITY);
+            let best = self.root(state, moves, order, depth as i32, alpha, beta);
+            match best {
+                Some((_, score)) if !self.stopped && score <= alpha && alpha > -INFINITY => {
+                    below = below.saturating_mul(4);
+                }
+                Some((_, score)) if !self.stopped && score >= beta && beta < INFINITY => {
+                    above = above.saturating_mul(4);
+                }
+                _ => return best,
+            }
+        }
+    }
+
+    /// Searches the root's moves in `order` within (`alpha`, `beta`): the best move
+    /// and its score (a bound when outside the window).
     fn root(
         &mut self,
         state: &G::State,
         moves: &[G::Move],
         order: &[usize],
         depth: i32,
+        window_alpha: i32,
+        beta: i32,
     ) -> Option<(usize, i32)> {
         let mover = self.game.to_move(state);
         let mut level = self.take_ply(0);
         level.moves.clear();
         level.moves.extend_from_slice(moves);
-        let (mut alpha, beta) = (-INFINITY, INFINITY);
-        let mut best = None;
+        let mut alpha = window_alpha;
+        let mut best: Option<(usize, i32)> = None;
         for (n, &index) in order.iter().enumerate() {
             let child = level.play(self.game, state, index);
             let value = if n == 0 || self.same_side(mover, self.game.to_move(child)) {
@@ -379,13 +438,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             if self.stopped {
                 break;
             }
-            if best.is_none() || value > alpha {
-                alpha = value;
+            if best.is_none_or(|(_, score)| value > score) {
                 best = Some((index, value));
+            }
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                break;
             }
         }
         self.give_ply(0, level);
-        if let Some((index, score)) = best {
+        if let Some((index, score)) = best.filter(|&(_, s)| s > window_alpha && s < beta) {
             let key = self.game.search_key(state);
             let depth = depth.clamp(0, 255) as u8;
             self.table.store(
@@ -399,9 +461,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         best
     }
 
-    fn node(&mut self, state: &G::State, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn node(
+        &mut self,
+        state: &G::State,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         if self.tick() {
             return 0;
+        }
+        // A side in check is searched a ply deeper (within bounds: checks can go on).
+        let in_check = ply < MAX_EXTENSION_PLY && self.game.in_check(state);
+        if in_check {
+            depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(state, alpha, beta, ply, 0);
@@ -428,10 +502,28 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             self.give_ply(ply, level);
             return value;
         }
+        let scout = beta - alpha == 1;
+        let decisive = alpha.abs() > WIN_BOUND || beta.abs() > WIN_BOUND;
+        // The static evaluation, for the null move and futility, when either may apply.
+        let stand = (scout && !in_check && !decisive).then(|| self.static_score(state, mover));
+        if let Some(stand) = stand.filter(|&s| s >= beta && depth >= NULL_MOVE_DEPTH) {
+            if let Some(value) = self.null_move(state, mover, stand, depth, beta, ply) {
+                self.give_ply(ply, level);
+                return value;
+            }
+            if self.stopped {
+                self.give_ply(ply, level);
+                return 0;
+            }
+        }
+        let futile = stand.and_then(|stand| {
+            let margin = FUTILITY_MARGIN.get(depth as usize)?;
+            (stand + margin <= alpha).then_some(stand + margin)
+        });
         let table_move = entry
             .map(|e| e.best as usize)
             .filter(|&b| b != Entry::NO_MOVE as usize && b < level.moves.len());
-        self.order(&mut level, table_move, ply);
+        self.order(state, &mut level, table_move, ply);
         let original_alpha = alpha;
         let (mut best_score, mut best_index) = (-INFINITY, Entry::NO_MOVE);
         for n in 0..level.order.len() {
@@ -439,12 +531,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             let traits = self.game.move_traits(&level.moves[index]);
             let quiet = traits.captures == 0 && !traits.promotes;
             let killer = self.killers[ply].contains(&Some(traits));
+            if let Some(bound) = futile.filter(|_| n > 0 && quiet && !killer) {
+                best_score = best_score.max(bound);
+                continue;
+            }
             let child = level.play(self.game, state, index);
             let same = self.same_side(mover, self.game.to_move(child));
             let value = if n == 0 || same {
                 self.child_value(child, mover, depth - 1, alpha, beta, ply + 1)
             } else {
-                let reduction = i32::from(depth >= 3 && n >= 3 && quiet && !killer);
+                let reduction = if quiet && !killer && !in_check {
+                    late_move_reduction(depth, n)
+                } else {
+                    0
+                };
                 let narrow =
                     |s: &mut Self, d| s.child_value(child, mover, d, alpha, alpha + 1, ply + 1);
                 let mut value = narrow(self, depth - 1 - reduction);
@@ -521,18 +621,45 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         (total / tried.max(1)) as i32
     }
 
-    /// Sorts the moves of `level`, best first: the table's move, captures (more first)
-    /// and promotions, killers, then by history.
-    fn order(&self, level: &mut Ply<G>, table_move: Option<usize>, ply: usize) {
+    /// The null move: the side to move passes and the other side, searched shallower,
+    /// still cannot bring the score under `beta`; then the node fails high (`Some`).
+    /// Not inside another null move, not in games whose next turn is the same side's,
+    /// and not for a side whose pieces are all of the least valuable kinds (zugzwang).
+    fn null_move(
+        &mut self,
+        state: &G::State,
+        mover: PlayerIx,
+        stand: i32,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        if self.in_null || ply + 2 >= MAX_PLY || !self.eval.null_move_allowed(self.game, state) {
+            return None;
+        }
+        let passed = self.game.null_move(state)?;
+        if self.same_side(mover, self.game.to_move(&passed)) {
+            return None;
+        }
+        let reduction = 3 + depth / 6 + ((stand - beta) / 200).clamp(0, 2);
+        self.in_null = true;
+        let value = -self.node(&passed, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+        self.in_null = false;
+        // A win found after passing is not one the side can count on.
+        (value >= beta && !self.stopped).then_some(value.min(WIN_BOUND))
+    }
+
+    /// Sorts the moves of `level`, best first: the table's move, captures (most
+    /// valuable victim, then least valuable attacker) and promotions, killers, then by
+    /// history.
+    fn order(&self, state: &G::State, level: &mut Ply<G>, table_move: Option<usize>, ply: usize) {
         level.order.clear();
         for (index, mv) in level.moves.iter().enumerate() {
             let traits = self.game.move_traits(mv);
             let score = if Some(index) == table_move {
                 1 << 30
             } else if traits.captures > 0 || traits.promotes {
-                (1 << 24)
-                    + traits.captures.min(64) as i32 * 4096
-                    + i32::from(traits.promotes) * 2048
+                (1 << 24) + capture_order(self.eval.move_gain(self.game, state, mv), traits)
             } else if self.killers[ply][0] == Some(traits) {
                 (1 << 22) + 1
             } else if self.killers[ply][1] == Some(traits) {
@@ -564,8 +691,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         for (index, mv) in level.moves.iter().enumerate() {
             let traits = self.game.move_traits(mv);
             if traits.captures > 0 || traits.promotes {
-                let score = traits.captures.min(64) as i32 * 2 + i32::from(traits.promotes);
-                level.order.push((score, index as u32));
+                let gain = self.eval.move_gain(self.game, state, mv);
+                level
+                    .order
+                    .push((capture_order(gain, traits), index as u32));
             }
         }
         // Where every move captures (captures compulsory), standing on the evaluation
@@ -595,6 +724,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             let index = level.order[n].1 as usize;
             if self.tick() {
                 break;
+            }
+            // Delta pruning: a capture whose whole gain cannot lift the score to alpha.
+            if !forced && alpha.abs() < WIN_BOUND {
+                let gain = self
+                    .eval
+                    .move_gain(self.game, state, &level.moves[index])
+                    .gain;
+                if gain > 0 && stand + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
             }
             let child = level.play(self.game, state, index);
             let value = if self.same_side(mover, self.game.to_move(child)) {
@@ -641,6 +780,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         }
         line
     }
+}
+
+/// The order of a capture or promotion among others: the victim's worth first, the
+/// attacker's (less is better) second; games whose evaluation values nothing order
+/// by the number of pieces taken.
+fn capture_order(gain: MoveGain, traits: MoveTraits) -> i32 {
+    let victims = gain.gain.clamp(-(1 << 12), 1 << 12) * 256;
+    let attacker = 255 - (gain.mover / 16).clamp(0, 255);
+    (1 << 20) + victims + attacker + traits.captures.min(64) as i32 * 4 + i32::from(traits.promotes)
+}
+
+/// Plies a late quiet move is searched shallower by: more the deeper the node and the
+/// later the move (about ln(depth) ln(n) / 2), none for the first three.
+fn late_move_reduction(depth: i32, n: usize) -> i32 {
+    if depth < 3 || n < 3 {
+        return 0;
+    }
+    let r = (f64::from(depth).ln() * (n as f64).ln() / 2.0) as i32;
+    r.clamp(1, depth - 2)
 }
 
 /// A move's index as the table keeps it (lists longer than it can name keep none).

@@ -27,8 +27,8 @@ use std::sync::OnceLock;
 
 use smallvec::{smallvec, SmallVec};
 use zrf_runtime::{
-    mix, Engine, Game, GoalCond, GoalKind, Kind, Outcome, Piece, PieceRef, Place, PlayerIx, Pos,
-    SplitMix64, State, Tables, Templates, NO_POS,
+    mix, Change, Engine, Game, GoalCond, GoalKind, Kind, Move, Outcome, Piece, PieceRef, Place,
+    PlayerIx, Pos, SplitMix64, State, Tables, Templates, NO_POS,
 };
 
 use crate::playout::random_game_from;
@@ -44,6 +44,30 @@ pub trait Evaluator<G: Game> {
     fn is_slow(&self) -> bool {
         false
     }
+
+    /// What `mv` wins at once for the player making it, in the evaluation's units: the
+    /// worth of what it captures and of what it promotes into (less what promotes);
+    /// and the worth of the piece that moves. For ordering captures (most valuable
+    /// victim first, least valuable attacker first) and pruning hopeless ones.
+    fn move_gain(&self, _game: &G, _state: &G::State, _mv: &G::Move) -> MoveGain {
+        MoveGain::default()
+    }
+
+    /// Whether the player to move in `state` may pass in a null-move search: never
+    /// where its pieces are all of the game's least valuable kinds, where passing might
+    /// be best (zugzwang).
+    fn null_move_allowed(&self, _game: &G, _state: &G::State) -> bool {
+        false
+    }
+}
+
+/// What a move wins at once ([`Evaluator::move_gain`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveGain {
+    /// The worth of what it captures, plus what a promotion adds.
+    pub gain: i32,
+    /// The worth of the piece that moves (0 for drops).
+    pub mover: i32,
 }
 
 /// An evaluator that knows nothing: every position is even. Search then plays by the
@@ -107,6 +131,9 @@ pub struct RulesEval {
     rollouts: OnceLock<u32>,
     /// Per piece type, the counts it was valued from (for `zrfc eval`).
     report: Vec<KindReport>,
+    /// The least worth of a piece type that has any (see
+    /// [`Evaluator::null_move_allowed`]).
+    least_value: OnceLock<i32>,
 }
 
 /// How a piece type was valued.
@@ -271,6 +298,7 @@ impl RulesEval {
                 OnceLock::from(0)
             },
             report,
+            least_value: OnceLock::new(),
         }
     }
 
@@ -382,6 +410,50 @@ impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
 
     fn is_slow(&self) -> bool {
         self.rollouts.get() != Some(&0)
+    }
+
+    fn move_gain(&self, engine: &Engine<T>, state: &State, mv: &Move) -> MoveGain {
+        let mover_player = engine.turn(state).player;
+        let value = |kind: Kind| self.values.get(kind as usize).copied().unwrap_or(0);
+        let victim = |pos: Pos| match state.at(pos) {
+            Some(piece) if piece.owner != mover_player => value(piece.kind),
+            _ => 0,
+        };
+        let mut gain = 0;
+        for change in mv.steps.iter().flat_map(|s| &s.changes) {
+            gain += match *change {
+                Change::Move { to, .. } => victim(to),
+                Change::Capture { pos } => victim(pos),
+                Change::ChangeType { pos, kind } => {
+                    value(kind) - state.at(pos).map_or(0, |p| value(p.kind))
+                }
+                _ => 0,
+            };
+        }
+        let mover = mv
+            .steps
+            .first()
+            .and_then(|s| s.from)
+            .and_then(|from| state.at(from))
+            .map_or(0, |p| value(p.kind));
+        MoveGain { gain, mover }
+    }
+
+    fn null_move_allowed(&self, engine: &Engine<T>, state: &State) -> bool {
+        let least = self.least_value.get_or_init(|| {
+            self.values
+                .iter()
+                .copied()
+                .filter(|&v| v > 0)
+                .min()
+                .unwrap_or(0)
+        });
+        let player = engine.turn(state).player;
+        state.pieces_of(player).any(|(_, piece)| {
+            self.values
+                .get(piece.kind as usize)
+                .is_some_and(|&v| v > *least)
+        })
     }
 }
 
@@ -498,7 +570,7 @@ fn survey<T: Templates>(
                 }
             }
             for change in mv.steps.iter().flat_map(|s| &s.changes) {
-                if let zrf_runtime::Change::ChangeType { kind: into, .. } = *change {
+                if let Change::ChangeType { kind: into, .. } = *change {
                     result.promotes[pos] = true;
                     if !result.promoted_kinds.contains(&into) {
                         result.promoted_kinds.push(into);
