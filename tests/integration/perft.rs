@@ -38,6 +38,13 @@ fn breakthrough_matches_published_perft() {
 }
 
 #[test]
+fn xiangqi_matches_published_perft() {
+    // The counts Fairy-Stockfish and other xiangqi engines give; depth 4 (3,290,240)
+    // runs in release in .ci/run.
+    assert_eq!(counts("xiangqi.zrf", 3), [44, 1920, 79666]);
+}
+
+#[test]
 fn tictactoe_counts_every_game_once() {
     // 9!/(9-d)! until wins end games from ply 5; 127,872 games last all nine plies.
     assert_eq!(

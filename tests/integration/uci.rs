@@ -354,3 +354,20 @@ fn after_a_refused_position_go_answers_no_move_until_a_good_one() {
     assert_eq!(lines[8], "readyok");
     assert_eq!(lines.len(), 9, "{lines:?}");
 }
+
+#[test]
+fn xiangqi_generals_may_not_face_each_other_on_an_open_file() {
+    let engine = engine("xiangqi.zrf");
+    // Only the horse stands between the generals: none of its moves is legal (as
+    // Fairy-Stockfish's perft of this position agrees).
+    let state = read(&engine, "4k4/9/9/9/9/4N4/9/9/9/4K4 w - - 0 1").expect("read");
+    assert_eq!(
+        names(&engine, &state, Castling::Standard),
+        ["e1d1", "e1e2", "e1f1"]
+    );
+    let board = FenBoard::new(&engine).expect("fen");
+    assert_eq!(
+        board.write(&engine, &engine.start()),
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    );
+}

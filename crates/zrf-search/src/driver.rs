@@ -252,7 +252,9 @@ pub fn run_variants(games: &[Packaged], rules_file: &str, mut args: Vec<String>)
     }
     let chosen = match variant.as_deref() {
         None => Some(0),
-        Some(title) => games.iter().position(|g| g.title.eq_ignore_ascii_case(title)),
+        Some(title) => games
+            .iter()
+            .position(|g| g.title.eq_ignore_ascii_case(title)),
     };
     if let (Some(first), Some("uci")) = (chosen, args.first().map(String::as_str)) {
         let variants: Vec<crate::uci::Variant<'_>> = games

@@ -8,9 +8,11 @@
 //!   (found by running its templates on an otherwise empty board: a rook's
 //!   `never-moved?` becomes false).
 //! - Castling rights (`KQkq`, or the rooks' files as in Shredder-FEN and X-FEN) decide
-//!   whether the royal piece and each rook keep their starting attributes. A FEN that
-//!   withholds a right the rules would still grant (a file whose castling tests no
-//!   attribute) is refused.
+//!   whether the royal piece and each rook (the type lettered `r`) keep their starting
+//!   attributes. A FEN that withholds a right the rules would still grant (a file whose
+//!   castling tests no attribute) is refused. Rights are written for a side that can
+//!   castle at all (its royal piece, alone with its rooks, has a turn that moves one of
+//!   them too) while its royal piece and a rook stand at home as they started.
 //! - The en-passant square becomes the last move: the pawn in front of it arrived from
 //!   the square behind it (what `last-from?` and `last-to?` test).
 //! - Holdings in brackets (`[Pp]`, as Fairy-Stockfish writes them) set the stocks drops
@@ -39,6 +41,9 @@ pub struct FenBoard {
     kinds_by_letter: HashMap<char, Kind>,
     /// Per side and kind, the attributes its pieces have once they have moved.
     moved_attributes: Vec<Vec<u32>>,
+    /// Per side, whether it can castle at all: its royal piece, alone on the board with
+    /// its rooks where the setup puts them, moves together with one of them.
+    castles: [bool; 2],
 }
 
 impl FenBoard {
@@ -110,7 +115,7 @@ impl FenBoard {
                     .collect()
             })
             .collect();
-        Ok(FenBoard {
+        let mut board = FenBoard {
             files,
             ranks,
             squares,
@@ -119,7 +124,41 @@ impl FenBoard {
             letters,
             kinds_by_letter,
             moved_attributes,
-        })
+            castles: [false; 2],
+        };
+        board.castles = [0, 1].map(|side| board.can_castle(engine, side));
+        Ok(board)
+    }
+
+    /// Whether `side`'s royal piece, with only its rooks on the board (where the setup
+    /// puts them), has a castling turn.
+    fn can_castle<T: Templates>(&self, engine: &Engine<T>, side: usize) -> bool {
+        let tables = &engine.tables;
+        let player = self.sides[side];
+        let rook = self.kinds_by_letter.get(&'r').copied();
+        let royal = &tables.royal[player as usize];
+        let mut state = engine.start();
+        for pos in 0..tables.positions.len() as Pos {
+            let keep = state.at(pos).is_some_and(|p| {
+                p.owner == player
+                    && (Some(p.kind) == rook || royal.get(p.kind as usize) == Some(&true))
+            });
+            if !keep {
+                state.put(pos, None);
+            }
+        }
+        let Ok(turn_index) = self.turn_for(tables, side, 1) else {
+            return false;
+        };
+        state.turn = turn_index;
+        let gen = Gen {
+            tables,
+            templates: &engine.templates,
+        };
+        let turn = tables.turn(state.turn);
+        gen.pseudo_legal(&state, turn)
+            .iter()
+            .any(|mv| castling(tables, &state, player, mv).is_some())
     }
 
     fn square_name<'t>(&self, tables: &'t Tables, pos: Pos) -> &'t str {
@@ -508,7 +547,7 @@ impl FenBoard {
     fn rights(&self, tables: &Tables, state: &State) -> String {
         let mut rights = String::new();
         let rook = self.kinds_by_letter.get(&'r').copied();
-        for side in 0..2 {
+        for side in (0..2).filter(|&side| self.castles[side]) {
             let fresh = |pos: Pos, piece: Piece| {
                 Self::at_home(tables, pos, piece)
                     && piece.attributes == tables.pieces[piece.kind as usize].default_attributes
