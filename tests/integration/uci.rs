@@ -272,12 +272,12 @@ fn fens_the_game_cannot_hold_are_refused_with_the_reason() {
     assert!(FenBoard::new(&tictactoe).is_ok());
 }
 
-/// Talks to `zrfc uci` on the chess sample as a GUI does, waiting for the answer to
-/// each `uci`, `go` and `isready`: the lines it answers, without the search's progress
-/// and the options.
-fn uci_session(commands: &[&str]) -> Vec<String> {
+/// Talks to `zrfc uci` on a sample as a GUI does, waiting for the answer to each
+/// `uci`, `go` and `isready`: the lines it answers, without the search's progress and
+/// the options.
+fn uci_session(sample: &str, commands: &[&str]) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_zrfc"))
-        .args(["uci", "zrf-samples/chess.zrf"])
+        .args(["uci", &format!("zrf-samples/{sample}")])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -316,16 +316,19 @@ fn uci_session(commands: &[&str]) -> Vec<String> {
 
 #[test]
 fn after_a_refused_position_go_answers_no_move_until_a_good_one() {
-    let lines = uci_session(&[
-        "uci",
-        "position startpos moves e2e4 e7e5 e1e3",
-        "go depth 1",
-        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
-        "go depth 1",
-        "xyzzy position startpos moves e2e4",
-        "go depth 1",
-        "isready",
-    ]);
+    let lines = uci_session(
+        "chess.zrf",
+        &[
+            "uci",
+            "position startpos moves e2e4 e7e5 e1e3",
+            "go depth 1",
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+            "go depth 1",
+            "xyzzy position startpos moves e2e4",
+            "go depth 1",
+            "isready",
+        ],
+    );
     assert_eq!(lines[0], "uciok");
     assert!(
         lines[1]
@@ -370,4 +373,41 @@ fn xiangqi_generals_may_not_face_each_other_on_an_open_file() {
         board.write(&engine, &engine.start()),
         "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     );
+}
+
+#[test]
+fn go_answers_a_move_where_the_rules_have_ended_the_game_but_moves_remain() {
+    // X has three in a row; O may still drop, and the GUI, not the rules file, decides.
+    let lines = uci_session(
+        "tictactoe.zrf",
+        &[
+            "uci",
+            "position startpos moves M@a1 M@b1 M@a2 M@b2 M@a3",
+            "go depth 2",
+        ],
+    );
+    let reply = lines[1].strip_prefix("bestmove ").expect("a move");
+    assert!(
+        ["M@c1", "M@c2", "M@c3", "M@b3"].contains(&reply),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn null_moves_are_refused_to_a_side_with_only_its_least_valuable_kinds() {
+    use zrf_search::{Evaluator, RulesEval};
+    let engine = engine("chess.zrf");
+    let eval = RulesEval::new(&engine);
+    let allowed = |fen: &str| eval.null_move_allowed(&engine, &read(&engine, fen).expect("read"));
+    assert!(allowed(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    ));
+    // King and pawns: the endings where zugzwang decides.
+    assert!(!allowed("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1"));
+    assert!(allowed("4k3/4p3/8/8/8/8/4P3/3NK3 w - - 0 1"));
+    assert!(!allowed("3nk3/4p3/8/8/8/8/4P3/4K3 w - - 0 1"));
+    // Breakthrough has one kind of piece: never.
+    let breakthrough = crate::perft::engine("breakthrough.zrf");
+    let eval = RulesEval::new(&breakthrough);
+    assert!(!eval.null_move_allowed(&breakthrough, &breakthrough.start()));
 }

@@ -14,6 +14,8 @@ use crate::{
 struct Nim {
     pile: u32,
     order: Vec<PlayerIx>,
+    /// How often a search asked for a pass (null move).
+    passes: std::cell::Cell<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -74,6 +76,29 @@ impl Game for Nim {
             ..MoveTraits::default()
         }
     }
+
+    /// Every Nim position with a multiple of four left is a zugzwang: the mover loses,
+    /// and would win if it could pass.
+    fn null_move(&self, state: &Heap) -> Option<Heap> {
+        self.passes.set(self.passes.get() + 1);
+        Some(Heap {
+            turn: state.turn + 1,
+            ..state.clone()
+        })
+    }
+}
+
+/// Even, but allowing null moves everywhere (as no real evaluation should in Nim).
+struct PassingAllowed;
+
+impl Evaluator<Nim> for PassingAllowed {
+    fn evaluate(&self, _: &Nim, _: &Heap, _: PlayerIx) -> i32 {
+        0
+    }
+
+    fn null_move_allowed(&self, _: &Nim, _: &Heap) -> bool {
+        true
+    }
 }
 
 /// Whether the player to move in `state` wins with best play, by trying everything.
@@ -105,6 +130,7 @@ fn alpha_beta_solves_alternating_nim_from_every_pile() {
     let game = Nim {
         pile: 0,
         order: vec![0, 1],
+        passes: Default::default(),
     };
     for pile in 1..=14 {
         let state = Heap {
@@ -129,6 +155,7 @@ fn the_nearest_win_scores_highest() {
     let game = Nim {
         pile: 3,
         order: vec![0, 1],
+        passes: Default::default(),
     };
     // Taking all three wins at once: one ply.
     assert_eq!(best_move(&game, &game.start(), 8), (3, WIN - 1));
@@ -140,6 +167,7 @@ fn a_turn_order_that_does_not_alternate_is_searched_by_side() {
     let game = Nim {
         pile: 0,
         order: vec![0, 0, 1],
+        passes: Default::default(),
     };
     for pile in 1..=12 {
         for turn in 0..3 {
@@ -163,6 +191,7 @@ fn a_node_limit_gives_the_same_search_every_time() {
     let game = Nim {
         pile: 30,
         order: vec![0, 1],
+        passes: Default::default(),
     };
     let run = || {
         let table = TranspositionTable::with_megabytes(1);
@@ -185,6 +214,7 @@ fn a_stop_flag_set_before_the_search_still_gives_a_move() {
     let game = Nim {
         pile: 30,
         order: vec![0, 1],
+        passes: Default::default(),
     };
     let stop = AtomicBool::new(true);
     let table = TranspositionTable::with_megabytes(1);
@@ -202,6 +232,7 @@ fn monte_carlo_finds_the_winning_take() {
     let game = Nim {
         pile: 0,
         order: vec![0, 1],
+        passes: Default::default(),
     };
     for pile in [5, 6, 7] {
         let state = Heap {
@@ -240,6 +271,7 @@ fn a_shallow_search_follows_the_evaluation() {
     let game = Nim {
         pile: 0,
         order: vec![0, 1],
+        passes: Default::default(),
     };
     let state = Heap {
         left: 23,
@@ -254,4 +286,27 @@ fn a_shallow_search_follows_the_evaluation() {
     let mut ai = Ai::new(&game, Fours, Algorithm::AlphaBeta, settings);
     let choice = ai.choose(&state, None, |_| {});
     assert_eq!(choice.map(|c| game.legal_moves(&state)[c.index]), Some(3));
+}
+
+#[test]
+fn null_moves_are_tried_only_where_the_evaluation_allows_them() {
+    let game = Nim {
+        pile: 11,
+        order: vec![0, 1],
+        passes: Default::default(),
+    };
+    let state = game.start();
+    let table = TranspositionTable::with_megabytes(1);
+    let options = AlphaBetaOptions {
+        limits: Limits::depth(12),
+        ..AlphaBetaOptions::default()
+    };
+    // Even allows none: the search never passes, and solves the pile (take 3, leaving 8).
+    let found = alpha_beta(&game, &Even, &table, &state, &options, |_| {}).expect("a move");
+    assert_eq!(game.passes.get(), 0);
+    assert_eq!(game.legal_moves(&state)[found.index], 3);
+    // Where the evaluation allows them, scout nodes whose evaluation reaches beta pass.
+    let table = TranspositionTable::with_megabytes(1);
+    alpha_beta(&game, &PassingAllowed, &table, &state, &options, |_| {}).expect("a move");
+    assert!(game.passes.get() > 0);
 }

@@ -321,15 +321,25 @@ fn set_position<T: Templates>(
     Ok(state)
 }
 
-/// The limits of `go ...`: a fixed time, depth or node count, or a share of the
-/// mover's clock.
+/// Milliseconds kept back from the clock for the time between our `bestmove` and the
+/// GUI's reading it.
+const MOVE_OVERHEAD_MS: u64 = 30;
+
+/// The limits of `go ...` for the player to move.
 fn go_limits<T: Templates>(engine: &Engine<T>, state: &State, words: &[String]) -> Limits {
+    limits_of(words, engine.to_move(state) == 0)
+}
+
+/// The limits of `go ...`: a fixed time, depth or node count, or a share of the
+/// mover's clock (`first`: the first player's) that never runs it out: a thirtieth of
+/// what is left (or of `movestogo`) plus three quarters of the increment, at most half
+/// of what is left, less the overhead.
+fn limits_of(words: &[String], first: bool) -> Limits {
     let value = |name: &str| {
         let at = words.iter().position(|w| w == name)?;
         words.get(at + 1)?.parse::<u64>().ok()
     };
-    let mover = engine.to_move(state);
-    let (clock, increment) = if mover == 0 {
+    let (clock, increment) = if first {
         (value("wtime"), value("winc"))
     } else {
         (value("btime"), value("binc"))
@@ -337,12 +347,14 @@ fn go_limits<T: Templates>(engine: &Engine<T>, state: &State, words: &[String]) 
     let mut limits = Limits {
         depth: value("depth").map(|d| d.min(64) as u32),
         nodes: value("nodes"),
-        time: value("movetime").map(Duration::from_millis),
+        time: value("movetime")
+            .map(|t| Duration::from_millis(t.saturating_sub(MOVE_OVERHEAD_MS / 3).max(1))),
     };
     if let (None, Some(clock)) = (limits.time, clock) {
-        let moves_to_go = value("movestogo").unwrap_or(30).max(1);
-        let share = clock / moves_to_go + increment.unwrap_or(0) * 3 / 4;
-        limits.time = Some(Duration::from_millis(share.min(clock / 2).max(1)));
+        let usable = clock.saturating_sub(MOVE_OVERHEAD_MS);
+        let moves_to_go = value("movestogo").unwrap_or(30).clamp(1, 1000);
+        let share = usable / moves_to_go + increment.unwrap_or(0) * 3 / 4;
+        limits.time = Some(Duration::from_millis(share.min(usable / 2).max(1)));
     }
     let infinite = words.iter().any(|w| w == "infinite");
     if limits == Limits::default() && !infinite {
@@ -410,4 +422,35 @@ fn pv_names<T: Templates>(
         position = engine.play(&position, &moves[index]);
     }
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(go: &str, first: bool) -> Limits {
+        let words: Vec<String> = go.split_whitespace().map(String::from).collect();
+        limits_of(&words, first)
+    }
+
+    fn millis(limits: Limits) -> Option<u128> {
+        limits.time.map(|t| t.as_millis())
+    }
+
+    #[test]
+    fn the_clock_is_shared_out_and_never_run_out() {
+        // 60 s left: a thirtieth of what is left after the overhead.
+        assert_eq!(millis(limits("wtime 60000 btime 1000", true)), Some(1999));
+        assert_eq!(millis(limits("wtime 60000 btime 1000", false)), Some(32));
+        // The increment counts for three quarters; never more than half the clock.
+        assert_eq!(millis(limits("wtime 3000 winc 2000", true)), Some(1485));
+        assert_eq!(millis(limits("btime 100 binc 5000", false)), Some(35));
+        assert_eq!(millis(limits("wtime 2000 movestogo 1", true)), Some(985));
+        // Less than the overhead left: the least time there is.
+        assert_eq!(millis(limits("wtime 10", true)), Some(1));
+        assert_eq!(millis(limits("movetime 100", true)), Some(90));
+        assert_eq!(limits("depth 5", true), Limits::depth(5));
+        assert_eq!(millis(limits("", true)), Some(1000));
+        assert_eq!(limits("infinite", true), Limits::default());
+    }
 }
