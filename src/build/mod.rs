@@ -73,6 +73,19 @@ pub enum BuildError {
     NoOutDir,
     #[error("writing {path}: {reason}")]
     Write { path: String, reason: String },
+    #[error("learned evaluation {path}: {reason}")]
+    Evaluation { path: String, reason: String },
+}
+
+/// Reads a learned evaluation file (a few hundred kilobytes at most).
+fn read_evaluation(path: &Path) -> Result<zrf_search::learn::Learned, BuildError> {
+    let fail = |reason: String| BuildError::Evaluation {
+        path: path.display().to_string(),
+        reason,
+    };
+    let bytes = crate::source::read_limited(path, 16 << 20).map_err(|e| fail(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))?;
+    zrf_search::learn::Learned::parse(&text).map_err(fail)
 }
 
 /// The one-line message: `Result`-returning `main`s print errors with `Debug`.
@@ -129,6 +142,7 @@ pub struct Config {
     front_end: FrontEndOptions,
     quiet: bool,
     allow_axiom: bool,
+    evaluations: Vec<PathBuf>,
 }
 
 /// The Rust code of one rules file, and what it was made from.
@@ -207,6 +221,13 @@ impl Config {
         self
     }
 
+    /// Embeds a learned evaluation (`zrfc tune` writes it) in the game it names: its
+    /// computer player judges positions by it (repeatable, one file per game).
+    pub fn eval(&mut self, path: impl Into<PathBuf>) -> &mut Self {
+        self.evaluations.push(path.into());
+        self
+    }
+
     /// Compiles each file into `<out_dir>/<file stem>.rs`, written only if it changed.
     pub fn compile(&self, files: &[impl AsRef<Path>]) -> Result<(), BuildError> {
         let out_dir = match &self.out_dir {
@@ -264,6 +285,22 @@ impl Config {
         let mut codegen_options = self.codegen.clone();
         if codegen_options.inputs_relative_to.is_none() {
             codegen_options.inputs_relative_to = std::env::current_dir().ok();
+        }
+        for path in &self.evaluations {
+            let learned = read_evaluation(path)?;
+            if !loaded.games.iter().any(|g| g.title == learned.title) {
+                return Err(BuildError::Evaluation {
+                    path: path.display().to_string(),
+                    reason: format!(
+                        "it is for {:?}, which is not among the games compiled from {}",
+                        learned.title,
+                        file.display()
+                    ),
+                });
+            }
+            codegen_options
+                .evaluations
+                .push((learned.title.clone(), learned.to_text()));
         }
         let code = codegen::generate(&loaded.games, &loaded.sources, &codegen_options).map_err(
             |error| BuildError::Codegen {

@@ -38,6 +38,10 @@ pub struct BuildArgs {
     /// engines: the compiled game could only pass).
     #[arg(long)]
     allow_axiom: bool,
+    /// Embed this learned evaluation (`zrfc tune` writes it) in the game it is for: the
+    /// engine's computer player judges positions by it. Repeatable.
+    #[arg(long = "eval", value_name = "FILE.eval")]
+    evaluations: Vec<PathBuf>,
     /// Replace files in the output that zrfc did not write (and symbolic links there);
     /// by default they are left alone with an error.
     #[arg(long)]
@@ -53,6 +57,9 @@ enum Emit {
 pub fn build(args: &BuildArgs) -> u8 {
     let mut config = Config::new();
     config.quiet(true).allow_axiom(args.allow_axiom);
+    for path in &args.evaluations {
+        config.eval(path);
+    }
     for dir in &args.include_dirs {
         config.include(dir);
     }

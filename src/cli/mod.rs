@@ -12,6 +12,7 @@ mod expectations;
 mod pipeline;
 mod play;
 mod replay;
+mod tune;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -205,6 +206,8 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
         #[command(flatten)]
+        evaluation: EvalArgs,
+        #[command(flatten)]
         front_end: FrontEndArgs,
     },
     /// Play a match between two computer players and print a results table.
@@ -253,17 +256,26 @@ enum Command {
         /// Keep no games.
         #[arg(long)]
         no_save: bool,
+        /// The second player judges by the evaluation worked out from the rules, the
+        /// first by `--eval`'s (what learning gained).
+        #[arg(long, requires = "eval")]
+        vs_rules_eval: bool,
+        #[command(flatten)]
+        evaluation: EvalArgs,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
     /// Speak the Universal Chess Interface on stdin and stdout, with the interpreter.
     ///
-    /// For tournament managers and python-chess. Supported: uci, isready, ucinewgame,
-    /// setoption (Hash, Engine, Seed), position startpos [moves ...], go (movetime,
-    /// depth, nodes, wtime/btime/winc/binc/movestogo, infinite), stop, quit. Moves on
-    /// boards of squares named like a1 are from-square, to-square and a promotion letter
-    /// (e2e4, e7e8q; drops P@e4); other games use the saved-game notation with `_` for
-    /// spaces. Compiled engines have the same `uci` command.
+    /// For chess GUIs, tournament managers and python-chess. Supported: uci, isready,
+    /// ucinewgame, setoption (Hash, Threads, Engine, Seed, UCI_Chess960), position
+    /// startpos|fen FEN [moves ...], go (movetime, depth, nodes, wtime/btime/winc/binc/
+    /// movestogo, infinite), stop, quit. Moves on boards of squares named like a1 are
+    /// from-square, to-square and a promotion letter (e2e4, e7e8q; drops P@e4;
+    /// castling by the king's squares, e1g1, or e1h1 under UCI_Chess960); other games
+    /// use the saved-game notation with `_` for spaces. A refused position (an illegal
+    /// move, a FEN the game cannot hold) is said in an `info string`, and `go` then
+    /// answers `bestmove 0000`. Compiled engines have the same `uci` command.
     ///
     /// Example: `zrfc uci zrf-samples/chess.zrf`
     Uci {
@@ -272,6 +284,8 @@ enum Command {
         /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
+        #[command(flatten)]
+        evaluation: EvalArgs,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -322,6 +336,8 @@ enum Command {
         /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
+        #[command(flatten)]
+        evaluation: EvalArgs,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -383,6 +399,18 @@ enum Command {
     ///
     /// Example: `zrfc build zrf-samples/chess.zrf -o chess-engine`
     Build(build::BuildArgs),
+    /// Learn a game's evaluation from self-play games: piece values, square tables
+    /// (shared between the sides by the board's symmetry) and the safety of royal
+    /// pieces, fitted by logistic regression to the games' results.
+    ///
+    /// Plays `--games` games (in parallel; each seeded by its number, at `--nodes` a
+    /// move), keeps their positions in `FILE.eval.jsonl` (a run that finds it plays
+    /// only the games missing), fits, and writes `FILE.eval` for `--eval` (play, uci,
+    /// selfplay, eval) and `zrfc build --eval`. `--shard K/N` plays a share of the games
+    /// for another machine; `--from` learns from the shares' files.
+    ///
+    /// Example: `zrfc tune zrf-samples/chess.zrf --games 400 -o chess.eval`
+    Tune(tune::TuneArgs),
     /// Compile corpus games and check the compiled engines against the interpreter.
     ///
     /// Generates the games into Cargo packages (generated code must compile without
@@ -519,6 +547,15 @@ impl FrontEndArgs {
     }
 }
 
+/// A learned evaluation to play with.
+#[derive(Args, Debug)]
+struct EvalArgs {
+    /// Judge positions with this learned evaluation (`zrfc tune` writes it) instead of
+    /// the one worked out from the rules.
+    #[arg(long = "eval", value_name = "FILE.eval")]
+    eval: Option<PathBuf>,
+}
+
 fn parse_expectation(text: &str) -> Result<(u32, u64), String> {
     let (depth, count) = text
         .split_once(':')
@@ -633,6 +670,7 @@ pub fn main() -> ExitCode {
             engine,
             max_turns,
             save,
+            evaluation,
             front_end,
         } => play::play(
             &file,
@@ -644,6 +682,7 @@ pub fn main() -> ExitCode {
                 save,
             },
             &front_end.options(),
+            evaluation.eval.as_deref(),
             color,
         ),
         Command::Show {
@@ -674,17 +713,27 @@ pub fn main() -> ExitCode {
             seed,
             save_dir,
             no_save,
+            vs_rules_eval,
+            evaluation,
             front_end,
         } => play::selfplay(
             &file,
             variant.as_deref(),
             play::SelfplayRequest {
-                contenders: zrf_search::driver::contenders(
-                    engine,
-                    time,
-                    vs_engine.or(engine),
-                    vs_time.unwrap_or(time),
-                ),
+                contenders: {
+                    let mut contenders = zrf_search::driver::contenders(
+                        engine,
+                        time,
+                        vs_engine.or(engine),
+                        vs_time.unwrap_or(time),
+                    );
+                    if vs_rules_eval {
+                        contenders[0].label.push_str(" learned");
+                        contenders[1].label.push_str(" rules");
+                        contenders[1].settings.rules_eval_only = true;
+                    }
+                    contenders
+                },
                 options: MatchOptions {
                     games,
                     max_turns,
@@ -695,13 +744,21 @@ pub fn main() -> ExitCode {
                 save: (!no_save).then_some(save_dir),
             },
             &front_end.options(),
+            evaluation.eval.as_deref(),
             color,
         ),
         Command::Eval {
             file,
             variant,
+            evaluation,
             front_end,
-        } => play::eval(&file, variant.as_deref(), &front_end.options(), color),
+        } => play::eval(
+            &file,
+            variant.as_deref(),
+            &front_end.options(),
+            evaluation.eval.as_deref(),
+            color,
+        ),
         Command::Info {
             file,
             variant,
@@ -723,8 +780,15 @@ pub fn main() -> ExitCode {
         Command::Uci {
             file,
             variant,
+            evaluation,
             front_end,
-        } => play::uci(&file, variant.as_deref(), &front_end.options(), color),
+        } => play::uci(
+            &file,
+            variant.as_deref(),
+            &front_end.options(),
+            evaluation.eval.as_deref(),
+            color,
+        ),
         Command::Bench {
             file,
             variant,
@@ -735,6 +799,7 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::replay(&args, color),
         Command::CorpusReplay(args) => replay::corpus_replay(&args),
         Command::Build(args) => build::build(&args),
+        Command::Tune(args) => tune::tune(&args, color),
         Command::Differential(args) => differential::differential(&args),
         Command::CorpusSelfplay(args) => corpus_selfplay::run(&args),
     };

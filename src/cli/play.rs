@@ -39,7 +39,7 @@ fn lowered_game(
 }
 
 /// Runs the front end and builds the interpreter for one game; `Err` is the exit code.
-fn load(
+pub(super) fn load(
     file: &Path,
     variant: Option<&str>,
     options: &FrontEndOptions,
@@ -53,6 +53,30 @@ fn load(
         eprintln!("error: {err}");
         1
     })
+}
+
+/// Gives `engine` the learned evaluation in `path` (`zrfc tune`), checked against its
+/// game; `Err` is the exit code.
+fn with_evaluation(mut engine: Interpreted, path: Option<&Path>) -> Result<Interpreted, u8> {
+    let Some(path) = path else {
+        return Ok(engine);
+    };
+    let learned = super::tune::read_learned(path).and_then(|learned| {
+        learned
+            .check(&engine.tables)
+            .map(|()| learned)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    });
+    match learned {
+        Ok(learned) => {
+            engine.tables.evaluation = Some(learned.to_text());
+            Ok(engine)
+        }
+        Err(err) => {
+            eprintln!("error: {err}");
+            Err(1)
+        }
+    }
 }
 
 /// What `zrfc perft` was asked for.
@@ -222,12 +246,14 @@ pub fn play(
     variant: Option<&str>,
     request: PlayRequest,
     options: &FrontEndOptions,
+    evaluation: Option<&Path>,
     color: ColorChoice,
 ) -> u8 {
-    let engine = match load(file, variant, options, color) {
-        Ok(engine) => engine,
-        Err(code) => return code,
-    };
+    let engine =
+        match load(file, variant, options, color).and_then(|e| with_evaluation(e, evaluation)) {
+            Ok(engine) => engine,
+            Err(code) => return code,
+        };
     let tables = &engine.tables;
     let humans = match seats(tables, &request.humans) {
         Ok(humans) => humans,
@@ -305,12 +331,14 @@ pub fn selfplay(
     variant: Option<&str>,
     request: SelfplayRequest,
     options: &FrontEndOptions,
+    evaluation: Option<&Path>,
     color: ColorChoice,
 ) -> u8 {
-    let engine = match load(file, variant, options, color) {
-        Ok(engine) => engine,
-        Err(code) => return code,
-    };
+    let engine =
+        match load(file, variant, options, color).and_then(|e| with_evaluation(e, evaluation)) {
+            Ok(engine) => engine,
+            Err(code) => return code,
+        };
     let blueprint = interp::Blueprint::of(&engine);
     let make_engine = || blueprint.engine();
     let tables = &engine.tables;
@@ -373,12 +401,14 @@ pub fn uci(
     file: &Path,
     variant: Option<&str>,
     options: &FrontEndOptions,
+    evaluation: Option<&Path>,
     color: ColorChoice,
 ) -> u8 {
-    let engine = match load(file, variant, options, color) {
-        Ok(engine) => engine,
-        Err(code) => return code,
-    };
+    let engine =
+        match load(file, variant, options, color).and_then(|e| with_evaluation(e, evaluation)) {
+            Ok(engine) => engine,
+            Err(code) => return code,
+        };
     let blueprint = interp::Blueprint::of(&engine);
     match zrf_search::uci::run_uci(&|| blueprint.engine()) {
         Ok(()) => 0,
@@ -483,9 +513,10 @@ pub fn eval(
     file: &Path,
     variant: Option<&str>,
     options: &FrontEndOptions,
+    evaluation: Option<&Path>,
     color: ColorChoice,
 ) -> u8 {
-    match load(file, variant, options, color) {
+    match load(file, variant, options, color).and_then(|e| with_evaluation(e, evaluation)) {
         Ok(engine) => {
             print!("{}", driver::describe_eval(&engine));
             0

@@ -125,6 +125,10 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                 tables.attributes.len()
             ));
             emit_reach_field(w, tables);
+            match &tables.evaluation {
+                Some(text) => w.line(format!("evaluation: Some({}.to_string()),", string_literal(text))),
+                None => w.line("evaluation: None,"),
+            }
             w.line("derived: Derived::default(),");
         });
     });

@@ -31,6 +31,8 @@ pub struct CodegenOptions {
     /// working directory of a build), so that generated files carry no absolute paths
     /// of the machine that wrote them.
     pub inputs_relative_to: Option<std::path::PathBuf>,
+    /// Learned evaluations (`zrfc tune`) to embed, by game title, as text.
+    pub evaluations: Vec<(String, String)>,
 }
 
 impl Default for CodegenOptions {
@@ -38,6 +40,7 @@ impl Default for CodegenOptions {
         CodegenOptions {
             runtime_path: "::zrf_runtime".to_string(),
             inputs_relative_to: None,
+            evaluations: Vec::new(),
         }
     }
 }
@@ -49,6 +52,8 @@ pub enum CodegenError {
     Tables { title: String, error: TablesError },
     #[error("nothing to generate: no game was given")]
     NoGames,
+    #[error("{title}: the learned evaluation does not fit the game: {reason}")]
+    Evaluation { title: String, reason: String },
 }
 
 /// The Rust module of one or more games of one rules file. With one game its items are
@@ -212,13 +217,21 @@ fn emit_game(
     options: &CodegenOptions,
 ) -> Result<(), CodegenError> {
     let Program {
-        tables,
+        mut tables,
         templates,
         pieces,
     } = lower::lower(game).map_err(|error| CodegenError::Tables {
         title: game.title.clone(),
         error,
     })?;
+    if let Some((_, text)) = options.evaluations.iter().find(|(t, _)| *t == game.title) {
+        let checked = zrf_search::learn::Learned::parse(text).and_then(|l| l.check(&tables));
+        checked.map_err(|reason| CodegenError::Evaluation {
+            title: game.title.clone(),
+            reason,
+        })?;
+        tables.evaluation = Some(text.clone());
+    }
     let names = Names::new(game);
     let mut w = RustWriter::new();
     w.line("/// The title of the game, as the rules file gives it.");

@@ -171,6 +171,7 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
             game.attributes.len(),
         ),
         reach: None,
+        evaluation: None,
         derived: Derived::default(),
     };
     tables.reach = super::reach::reach(game, &tables);

@@ -8,6 +8,7 @@ mod expand;
 mod fidelity;
 mod frontend_properties;
 mod includes;
+mod learn;
 #[path = "../common/mutate.rs"]
 mod mutate;
 mod perft;

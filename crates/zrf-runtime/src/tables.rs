@@ -316,6 +316,9 @@ pub struct Tables {
     /// Where pieces' moves can take effect; `None` when not worked out (too large a
     /// game), and then the attack test runs every piece.
     pub reach: Option<Reach>,
+    /// A learned evaluation (`zrfc tune`), as the text the search crate reads; `None`
+    /// for the one worked out from the rules.
+    pub evaluation: Option<String>,
     /// Worked out from the fields above on first use (build with `Derived::default()`):
     /// the topology, zones, turn order, priorities and royal types must not change after
     /// a move has been generated.

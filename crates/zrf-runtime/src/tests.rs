@@ -65,6 +65,7 @@ fn row(squares: u32) -> Tables {
         royal: vec![vec![false; 2]; 2],
         zobrist: Zobrist::new(7, squares as usize, 2, 2, 1),
         reach: None,
+        evaluation: None,
         derived: Derived::default(),
     }
 }

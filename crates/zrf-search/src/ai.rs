@@ -94,6 +94,9 @@ pub struct Settings {
     /// Choose a move even where the rules have decided the game but moves remain (for
     /// UCI, whose GUI adjudicates); the alpha-beta search then searches past the result.
     pub past_result: bool,
+    /// Judge positions by the evaluation worked out from the rules even where the game
+    /// carries a learned one (to measure what learning gained).
+    pub rules_eval_only: bool,
 }
 
 impl Default for Settings {
@@ -105,6 +108,7 @@ impl Default for Settings {
             table_megabytes: 32,
             threads: 1,
             past_result: false,
+            rules_eval_only: false,
         }
     }
 }
@@ -156,7 +160,11 @@ pub struct Ai<'g, G: Game, E> {
 impl<'g, T: Templates> Ai<'g, Engine<T>, RulesEval> {
     /// A player for `engine` with the evaluation worked out from its rules.
     pub fn for_engine(engine: &'g Engine<T>, settings: Settings) -> Self {
-        let eval = RulesEval::new(engine);
+        let eval = if settings.rules_eval_only {
+            RulesEval::from_rules(engine)
+        } else {
+            RulesEval::new(engine)
+        };
         let algorithm = settings
             .algorithm
             .unwrap_or_else(|| Algorithm::for_game(&eval));

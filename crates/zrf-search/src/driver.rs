@@ -135,6 +135,18 @@ pub fn describe_eval<T: Templates>(engine: &Engine<T>) -> String {
             "pieces move"
         },
     );
+    let learned = engine
+        .tables
+        .evaluation
+        .as_deref()
+        .map(crate::learn::Learned::parse);
+    if let Some(Ok(learned)) = learned {
+        text.push_str(&format!(
+            "evaluation: learned from {} self-play games ({} positions); each piece within two \
+             steps of an enemy royal piece {:+}\n",
+            learned.games, learned.positions, learned.royal_pressure
+        ));
+    }
     let rollouts = eval.rollouts(engine);
     if rollouts > 0 {
         text.push_str(&format!(

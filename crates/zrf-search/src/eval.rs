@@ -134,6 +134,9 @@ pub struct RulesEval {
     /// The least worth of a piece type that has any (see
     /// [`Evaluator::null_move_allowed`]).
     least_value: OnceLock<i32>,
+    /// A learned weight of each piece near an enemy royal piece, and per position the
+    /// positions within two steps ([`RulesEval::apply`]).
+    pressure: Option<(i32, Vec<Vec<Pos>>)>,
 }
 
 /// How a piece type was valued.
@@ -170,8 +173,25 @@ struct Survey {
 }
 
 impl RulesEval {
-    /// Works the evaluation out from the rules of `engine`.
+    /// The evaluation of `engine`'s game: the learned one its tables carry
+    /// ([`zrf_runtime::Tables::evaluation`], made by `zrfc tune`) over the one worked out
+    /// from its rules, else the latter alone.
     pub fn new<T: Templates>(engine: &Engine<T>) -> RulesEval {
+        let mut eval = RulesEval::from_rules(engine);
+        let learned = engine
+            .tables
+            .evaluation
+            .as_deref()
+            .and_then(|text| crate::learn::Learned::parse(text).ok())
+            .filter(|learned| learned.check(&engine.tables).is_ok());
+        if let Some(learned) = learned {
+            eval.apply(&engine.tables, &learned);
+        }
+        eval
+    }
+
+    /// Works the evaluation out from the rules of `engine` alone.
+    pub fn from_rules<T: Templates>(engine: &Engine<T>) -> RulesEval {
         let tables = &engine.tables;
         let kinds = tables.kinds();
         let positions = tables.positions.len();
@@ -299,6 +319,69 @@ impl RulesEval {
             },
             report,
             least_value: OnceLock::new(),
+            pressure: None,
+        }
+    }
+
+    /// Takes a learned evaluation's values, square bonuses (each side's through the
+    /// board's symmetry) and royal pressure; `learned` must be for this game
+    /// ([`crate::learn::Learned::check`]).
+    pub fn apply(&mut self, tables: &Tables, learned: &crate::learn::Learned) {
+        let kind_of = |name: &str| tables.pieces.iter().position(|p| p.name == name);
+        for (name, value) in &learned.values {
+            if let Some(kind) = kind_of(name) {
+                self.set_value(kind as Kind, *value);
+            }
+        }
+        let Ok(features) = crate::learn::Features::new(tables) else {
+            return;
+        };
+        for (name, squares) in &learned.squares {
+            let Some(kind) = kind_of(name) else { continue };
+            for player in 0..tables.players.len() {
+                let canonical = features.canonical(player as PlayerIx);
+                for (pos, &seen_as) in canonical.iter().enumerate().take(self.positions) {
+                    let bonus = squares.get(seen_as as usize).copied().unwrap_or(0);
+                    let at = (player * self.kinds + kind) * self.positions + pos;
+                    if let Some(square) = self.squares.get_mut(at) {
+                        *square = bonus.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+                    }
+                }
+            }
+        }
+        let near = (0..self.positions as Pos)
+            .map(|p| features.near(p).to_vec())
+            .collect();
+        self.pressure = (learned.royal_pressure != 0).then_some((learned.royal_pressure, near));
+        self.least_value = OnceLock::new();
+    }
+
+    /// The bonus of a piece of `player` and `kind` on `pos`.
+    pub fn square_bonus(&self, player: PlayerIx, kind: Kind, pos: Pos) -> i32 {
+        let at = (player as usize * self.kinds + kind as usize) * self.positions + pos as usize;
+        i32::from(self.squares.get(at).copied().unwrap_or(0))
+    }
+
+    /// Learned royal pressure: each piece within two steps of an enemy royal piece is
+    /// worth the weight to its owner.
+    fn royal_pressure(&self, tables: &Tables, state: &State, scores: &mut [i32]) {
+        let Some((weight, near)) = &self.pressure else {
+            return;
+        };
+        for &player in &self.active {
+            let royal = &tables.royal[player as usize];
+            for (pos, piece) in state.pieces_of(player) {
+                if royal.get(piece.kind as usize) != Some(&true) {
+                    continue;
+                }
+                for &n in &near[pos as usize] {
+                    if let Some(enemy) = state.at(n).filter(|p| p.owner != player) {
+                        if let Some(score) = scores.get_mut(enemy.owner as usize) {
+                            *score += weight;
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -394,6 +477,7 @@ impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
             scores[p as usize] = self.holdings(tables, state, p);
         }
         self.alignments(state, &mut scores);
+        self.royal_pressure(tables, state, &mut scores);
         let own = scores.get(player as usize).copied().unwrap_or(0);
         let (mut others, mut count) = (0i32, 0i32);
         for &p in self.active.iter().filter(|&&p| p != player) {

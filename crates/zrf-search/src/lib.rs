@@ -11,6 +11,7 @@ mod alphabeta;
 pub mod board;
 pub mod driver;
 mod eval;
+pub mod learn;
 mod mcts;
 pub mod parallel;
 mod perft;

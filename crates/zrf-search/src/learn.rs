@@ -1,0 +1,606 @@
+//! Evaluations learned per game: piece values, square tables shared between the two
+//! sides by the board's symmetry, and the pressure of pieces near the enemy's royal
+//! pieces, fitted by logistic (Texel-style) regression to the results of self-play
+//! games.
+//!
+//! A position's features, from the first side's view (+1 for its pieces, -1 for the
+//! other's): the count of each piece type; each piece on its square, the second side's
+//! squares mapped onto the first side's by the board's symmetry ([`Features`]); and the
+//! pieces standing within two steps of an enemy royal piece. The evaluation is the
+//! weighted sum; the fit minimises the squared difference between the game's result
+//! (1, 0.5, 0) and `1 / (1 + exp(-k * evaluation))`, with `k` first chosen to fit the
+//! rules-derived evaluation the weights start from ([`RulesEval`]).
+//!
+//! A learned evaluation is kept as text ([`Learned::to_text`]): piece and game names,
+//! so a file stays readable and is refused by a game whose pieces differ.
+
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+
+use zrf_runtime::{
+    Engine, Game, Kind, Outcome, PlayerIx, Pos, SplitMix64, State, Tables, Templates, NO_POS,
+};
+
+use crate::ai::{Ai, Algorithm, Settings};
+use crate::alphabeta::Limits;
+use crate::eval::RulesEval;
+
+/// A learned evaluation of one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Learned {
+    /// The game's title.
+    pub title: String,
+    /// Self-play games and positions it was fitted on.
+    pub games: usize,
+    pub positions: usize,
+    /// Per piece type (by name): its worth.
+    pub values: Vec<(String, i32)>,
+    /// Per piece type (by name): its bonus on each position, as the first side sees
+    /// the board (the other side's by the board's symmetry).
+    pub squares: Vec<(String, Vec<i32>)>,
+    /// The worth of each piece within two steps of an enemy royal piece.
+    pub royal_pressure: i32,
+}
+
+const HEADER: &str = "# zrf learned evaluation (zrfc tune); one line a setting";
+
+impl Learned {
+    /// The evaluation as text: `game`, `games`, `positions`, `royal-pressure`, then a
+    /// `value NAME N` and a `squares NAME N N ...` line per piece type.
+    pub fn to_text(&self) -> String {
+        let mut text = format!("{HEADER}\ngame {}\n", self.title);
+        let _ = writeln!(text, "games {}\npositions {}", self.games, self.positions);
+        let _ = writeln!(text, "royal-pressure {}", self.royal_pressure);
+        for (name, value) in &self.values {
+            let _ = writeln!(text, "value {name} {value}");
+        }
+        for (name, squares) in &self.squares {
+            let numbers: Vec<String> = squares.iter().map(i32::to_string).collect();
+            let _ = writeln!(text, "squares {name} {}", numbers.join(" "));
+        }
+        text
+    }
+
+    /// Reads [`Learned::to_text`]'s text.
+    pub fn parse(text: &str) -> Result<Learned, String> {
+        let mut learned = Learned {
+            title: String::new(),
+            games: 0,
+            positions: 0,
+            values: Vec::new(),
+            squares: Vec::new(),
+            royal_pressure: 0,
+        };
+        let number = |word: Option<&str>, line: usize| -> Result<i64, String> {
+            word.and_then(|w| w.parse().ok())
+                .ok_or_else(|| format!("line {line}: a number is missing"))
+        };
+        for (n, line) in text.lines().enumerate() {
+            let n = n + 1;
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+            let mut words = rest.split_whitespace();
+            match key {
+                "game" => learned.title = rest.trim().to_string(),
+                "games" => learned.games = number(words.next(), n)? as usize,
+                "positions" => learned.positions = number(words.next(), n)? as usize,
+                "royal-pressure" => learned.royal_pressure = number(words.next(), n)? as i32,
+                "value" => {
+                    let name = words
+                        .next()
+                        .ok_or(format!("line {n}: a piece name is missing"))?;
+                    learned
+                        .values
+                        .push((name.to_string(), number(words.next(), n)? as i32));
+                }
+                "squares" => {
+                    let name = words
+                        .next()
+                        .ok_or(format!("line {n}: a piece name is missing"))?;
+                    let squares = words
+                        .map(|w| {
+                            w.parse::<i32>()
+                                .map_err(|_| format!("line {n}: {w:?} is not a number"))
+                        })
+                        .collect::<Result<Vec<i32>, String>>()?;
+                    learned.squares.push((name.to_string(), squares));
+                }
+                other => return Err(format!("line {n}: unknown setting {other:?}")),
+            }
+        }
+        if learned.title.is_empty() {
+            return Err("no `game` line: not a learned evaluation".into());
+        }
+        Ok(learned)
+    }
+
+    /// Checks that this evaluation is for the game of `tables`: its title, piece
+    /// names and board size.
+    pub fn check(&self, tables: &Tables) -> Result<(), String> {
+        if self.title != tables.title {
+            return Err(format!(
+                "the evaluation is for {:?}, not {:?}",
+                self.title, tables.title
+            ));
+        }
+        let known = |name: &str| tables.pieces.iter().any(|p| p.name == name);
+        for (name, _) in &self.values {
+            if !known(name) {
+                return Err(format!("the game has no piece type {name}"));
+            }
+        }
+        for (name, squares) in &self.squares {
+            if !known(name) {
+                return Err(format!("the game has no piece type {name}"));
+            }
+            if squares.len() != tables.positions.len() {
+                return Err(format!(
+                    "{name} has {} squares; the board has {}",
+                    squares.len(),
+                    tables.positions.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The features of a game's positions (see the module's documentation).
+pub struct Features {
+    kinds: usize,
+    positions: usize,
+    /// The two sides: the first one's view is the features'.
+    sides: [PlayerIx; 2],
+    /// Per player: each position as the first side sees it.
+    canonical: Vec<Vec<Pos>>,
+    /// Per position: the positions within two steps of it.
+    near: Vec<Vec<Pos>>,
+    /// Per player and kind: royal.
+    royal: Vec<Vec<bool>>,
+}
+
+/// One position of a self-play game: its pieces (square, owner, type).
+pub type Pieces = Vec<(Pos, PlayerIx, Kind)>;
+
+/// The positions of one self-play game and how it ended for the first side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// 1 the first side won, 0 it lost, 0.5 a draw (or a cut game).
+    pub result: f64,
+    pub positions: Vec<Pieces>,
+}
+
+impl Features {
+    /// The features of a game of two sides.
+    pub fn new(tables: &Tables) -> Result<Features, String> {
+        let active: Vec<PlayerIx> = (0..tables.players.len() as PlayerIx)
+            .filter(|&p| tables.is_active(p))
+            .collect();
+        let [first, second] = active[..] else {
+            return Err(format!(
+                "learning needs a game of two sides; this one has {} players who move",
+                active.len()
+            ));
+        };
+        let positions = tables.positions.len();
+        let canonical = (0..tables.players.len() as PlayerIx)
+            .map(|p| {
+                if p == second {
+                    symmetric_squares(tables, first, second)
+                        .unwrap_or_else(|| (0..positions as Pos).collect())
+                } else {
+                    (0..positions as Pos).collect()
+                }
+            })
+            .collect();
+        Ok(Features {
+            kinds: tables.kinds(),
+            positions,
+            sides: [first, second],
+            canonical,
+            near: (0..positions as Pos)
+                .map(|p| within_two_steps(tables, p))
+                .collect(),
+            royal: tables.royal.clone(),
+        })
+    }
+
+    /// How many weights: values, squares, royal pressure.
+    pub fn len(&self) -> usize {
+        self.kinds + self.kinds * self.positions + 1
+    }
+
+    /// Whether there are no weights (never: there is the royal pressure).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    fn side(&self, owner: PlayerIx) -> Option<f32> {
+        match self.sides.iter().position(|&s| s == owner)? {
+            0 => Some(1.0),
+            _ => Some(-1.0),
+        }
+    }
+
+    /// The position's features, as (weight index, value) pairs.
+    pub fn of(&self, pieces: &[(Pos, PlayerIx, Kind)]) -> Vec<(u32, f32)> {
+        let mut features: Vec<(u32, f32)> = Vec::with_capacity(pieces.len() * 2 + 1);
+        let mut pressure = 0.0f32;
+        let mut board: Vec<Option<PlayerIx>> = vec![None; self.positions];
+        for &(pos, owner, _) in pieces {
+            if let Some(square) = board.get_mut(pos as usize) {
+                *square = Some(owner);
+            }
+        }
+        for &(pos, owner, kind) in pieces {
+            let Some(sign) = self.side(owner) else {
+                continue;
+            };
+            let kind_ix = kind as usize;
+            if kind_ix >= self.kinds || pos as usize >= self.positions {
+                continue; // Not a piece of this game (a positions file of another).
+            }
+            features.push((kind_ix as u32, sign));
+            let square = self.canonical[owner as usize][pos as usize] as usize;
+            features.push((
+                (self.kinds + kind_ix * self.positions + square) as u32,
+                sign,
+            ));
+            let is_royal =
+                self.royal.get(owner as usize).and_then(|r| r.get(kind_ix)) == Some(&true);
+            if is_royal {
+                // Enemy pieces near this royal piece count for the enemy.
+                let enemies = self.near[pos as usize]
+                    .iter()
+                    .filter(|&&n| board[n as usize].is_some_and(|o| o != owner))
+                    .count();
+                pressure -= sign * enemies as f32;
+            }
+        }
+        if pressure != 0.0 {
+            features.push(((self.len() - 1) as u32, pressure));
+        }
+        features
+    }
+
+    /// The weights `eval` (the rules-derived evaluation) stands for: its values, and
+    /// its square bonuses for the first side.
+    fn weights_of(&self, eval: &RulesEval) -> Vec<f64> {
+        let mut weights = vec![0.0; self.len()];
+        for kind in 0..self.kinds {
+            weights[kind] = f64::from(eval.value(kind as Kind));
+            for pos in 0..self.positions {
+                weights[self.kinds + kind * self.positions + pos] =
+                    f64::from(eval.square_bonus(self.sides[0], kind as Kind, pos as Pos));
+            }
+        }
+        weights
+    }
+
+    /// The evaluation of these weights, for a game of `tables`.
+    fn learned(&self, tables: &Tables, weights: &[f64], games: usize, positions: usize) -> Learned {
+        let round = |w: f64| w.round().clamp(-1e6, 1e6) as i32;
+        Learned {
+            title: tables.title.clone(),
+            games,
+            positions,
+            values: (0..self.kinds)
+                .map(|k| (tables.pieces[k].name.clone(), round(weights[k])))
+                .collect(),
+            squares: (0..self.kinds)
+                .map(|k| {
+                    let row = &weights[self.kinds + k * self.positions..][..self.positions];
+                    (
+                        tables.pieces[k].name.clone(),
+                        row.iter().map(|&w| round(w)).collect(),
+                    )
+                })
+                .collect(),
+            royal_pressure: round(weights[self.len() - 1]),
+        }
+    }
+
+    /// Per player, each position as the first side sees it.
+    pub fn canonical(&self, player: PlayerIx) -> &[Pos] {
+        &self.canonical[player as usize]
+    }
+
+    /// The positions within two steps of `pos`.
+    pub fn near(&self, pos: Pos) -> &[Pos] {
+        &self.near[pos as usize]
+    }
+}
+
+/// Positions reached from `from` in one or two steps along any direction.
+fn within_two_steps(tables: &Tables, from: Pos) -> Vec<Pos> {
+    let directions = tables.directions.len();
+    let step = |p: Pos| {
+        (0..directions)
+            .map(move |d| tables.links[p as usize * directions + d])
+            .filter(|&n| n != NO_POS)
+    };
+    let mut near: Vec<Pos> = step(from)
+        .flat_map(|n| std::iter::once(n).chain(step(n)))
+        .collect();
+    near.sort_unstable();
+    near.dedup();
+    near.retain(|&p| p != from);
+    near
+}
+
+/// The map of positions that carries `first`'s view of the board onto `second`'s: a
+/// step in direction `d` from `x` lands where `second`'s step `d` lands from the image
+/// of `x`. Anchored on a piece type both sides set up; `None` when no anchor gives a
+/// consistent one-to-one map of the whole board.
+fn symmetric_squares(tables: &Tables, first: PlayerIx, second: PlayerIx) -> Option<Vec<Pos>> {
+    let positions = tables.positions.len();
+    let directions = tables.directions.len();
+    let view = |player: PlayerIx, d: usize| {
+        tables
+            .symmetry
+            .get(player as usize)
+            .and_then(|s| s.get(d))
+            .map_or(d, |&s| s as usize)
+    };
+    let link = |p: Pos, d: usize| tables.links[p as usize * directions + d];
+    let squares_of = |player: PlayerIx| -> Vec<(Kind, Pos)> {
+        tables
+            .setup
+            .iter()
+            .filter(|s| s.player == player)
+            .flat_map(|s| s.positions.iter().map(move |&p| (s.kind, p)))
+            .collect()
+    };
+    let (mine, theirs) = (squares_of(first), squares_of(second));
+    for &(kind, x0) in &mine {
+        for &(_, y0) in theirs.iter().filter(|&&(k, _)| k == kind) {
+            let mut map = vec![NO_POS; positions];
+            map[x0 as usize] = y0;
+            let mut queue = vec![x0];
+            let mut consistent = true;
+            while let Some(x) = queue.pop() {
+                let y = map[x as usize];
+                for d in 0..directions {
+                    let (x2, y2) = (link(x, view(first, d)), link(y, view(second, d)));
+                    match (x2 == NO_POS, y2 == NO_POS) {
+                        (true, true) => {}
+                        (false, false) if map[x2 as usize] == NO_POS => {
+                            map[x2 as usize] = y2;
+                            queue.push(x2);
+                        }
+                        (false, false) if map[x2 as usize] == y2 => {}
+                        _ => consistent = false,
+                    }
+                }
+            }
+            let mut seen = vec![false; positions];
+            let one_to_one = map
+                .iter()
+                .all(|&y| y != NO_POS && !std::mem::replace(&mut seen[y as usize], true));
+            if consistent && one_to_one {
+                // `map` takes the first side's squares to the second's; the features
+                // want the inverse: where the second side's square stands for the first.
+                let mut inverse = vec![0; positions];
+                for (x, &y) in map.iter().enumerate() {
+                    inverse[y as usize] = x as Pos;
+                }
+                return Some(inverse);
+            }
+        }
+    }
+    None
+}
+
+/// How self-play games for learning are played.
+#[derive(Clone, Copy, Debug)]
+pub struct SelfPlay {
+    /// Nodes a move (the same games on every machine).
+    pub nodes: u64,
+    /// Plies played at random at the start of each game, so that games differ.
+    pub random_plies: usize,
+    /// Games still going after this many plies end as draws.
+    pub max_plies: usize,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// Plays the self-play games numbered `numbers` (game `n` is seeded by `n`, so a set
+/// of games can be split between machines), each worker with its own engine; `on_game`
+/// sees each game as it ends. Records in number order.
+pub fn play_games<T: Templates>(
+    make_engine: &(dyn Fn() -> Engine<T> + Sync),
+    numbers: &[usize],
+    options: &SelfPlay,
+    on_game: &(dyn Fn(usize, &Record) + Sync),
+) -> Vec<(usize, Record)> {
+    let next = AtomicUsize::new(0);
+    let finished = Mutex::new(Vec::with_capacity(numbers.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.clamp(1, numbers.len().max(1)) {
+            scope.spawn(|| {
+                let engine = make_engine();
+                let Ok(features) = Features::new(&engine.tables) else {
+                    return;
+                };
+                loop {
+                    let at = next.fetch_add(1, Relaxed);
+                    let Some(&number) = numbers.get(at) else {
+                        break;
+                    };
+                    let record = play_one(&engine, &features, number, options);
+                    on_game(number, &record);
+                    if let Ok(mut finished) = finished.lock() {
+                        finished.push((number, record));
+                    }
+                }
+            });
+        }
+    });
+    let mut games = finished.into_inner().unwrap_or_else(|e| e.into_inner());
+    games.sort_by_key(|(n, _)| *n);
+    games
+}
+
+fn play_one<T: Templates>(
+    engine: &Engine<T>,
+    features: &Features,
+    number: usize,
+    options: &SelfPlay,
+) -> Record {
+    let settings = Settings {
+        algorithm: Some(Algorithm::AlphaBeta),
+        limits: Limits::nodes(options.nodes),
+        seed: number as u64,
+        table_megabytes: 4,
+        ..Settings::default()
+    };
+    let mut ai = Ai::for_engine(engine, settings);
+    let mut rng = SplitMix64::new(0x5EED ^ number as u64);
+    let mut state: State = engine.start();
+    let mut positions = Vec::new();
+    let mut result = 0.5;
+    for ply in 0..options.max_plies {
+        let moves = engine.legal_moves(&state);
+        if let Some(outcome) = engine.outcome(&state, &moves) {
+            result = result_for(outcome, features.sides);
+            break;
+        }
+        let index = if ply < options.random_plies {
+            rng.below(moves.len())
+        } else {
+            match ai.choose(&state, None, |_| {}) {
+                Some(choice) => choice.index,
+                None => break,
+            }
+        };
+        // Quiet positions only: where a capture is played, the material the
+        // evaluation counts is about to change, and says little of the result.
+        let quiet = engine.move_traits(&moves[index]).captures == 0;
+        if ply >= options.random_plies && quiet {
+            positions.push(
+                state
+                    .board()
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(pos, piece)| piece.map(|p| (pos as Pos, p.owner, p.kind)))
+                    .collect(),
+            );
+        }
+        state = engine.play(&state, &moves[index]);
+    }
+    Record { result, positions }
+}
+
+/// A result for the first side: 1 a win, 0 a loss, 0.5 a draw.
+fn result_for(outcome: Outcome, sides: [PlayerIx; 2]) -> f64 {
+    match outcome {
+        Outcome::Draw => 0.5,
+        Outcome::Win(p) if p == sides[0] => 1.0,
+        Outcome::Loss(p) if p == sides[1] => 1.0,
+        Outcome::Win(_) | Outcome::Loss(_) => 0.0,
+    }
+}
+
+/// How the fit went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fit {
+    pub learned: Learned,
+    /// Mean squared error of the rules-derived evaluation, and of the learned one.
+    pub error_before: f64,
+    pub error_after: f64,
+    /// The scale of the logistic curve, per evaluation point.
+    pub scale: f64,
+}
+
+/// Fits a learned evaluation of `engine`'s game to `records`, starting from the
+/// rules-derived evaluation; `progress` sees each pass over the positions.
+pub fn fit<T: Templates>(
+    engine: &Engine<T>,
+    records: &[Record],
+    passes: usize,
+    progress: &dyn Fn(usize),
+) -> Result<Fit, String> {
+    let features = Features::new(&engine.tables)?;
+    let samples: Vec<(Vec<(u32, f32)>, f64)> = records
+        .iter()
+        .flat_map(|r| r.positions.iter().map(|p| (features.of(p), r.result)))
+        .collect();
+    if samples.is_empty() {
+        return Err("no positions to learn from".into());
+    }
+    let start = features.weights_of(&RulesEval::new(engine));
+    let evaluate = |weights: &[f64], sample: &[(u32, f32)]| -> f64 {
+        sample
+            .iter()
+            .map(|&(i, v)| weights[i as usize] * f64::from(v))
+            .sum()
+    };
+    let error = |weights: &[f64], scale: f64| -> f64 {
+        let total: f64 = samples
+            .iter()
+            .map(|(x, result)| {
+                let predicted = 1.0 / (1.0 + (-scale * evaluate(weights, x)).exp());
+                (result - predicted).powi(2)
+            })
+            .sum();
+        total / samples.len() as f64
+    };
+    // The scale that fits the starting evaluation best, on a logarithmic grid.
+    let scale = (0..80)
+        .map(|i| 1e-5 * 10f64.powf(f64::from(i) / 20.0))
+        .min_by(|&a, &b| error(&start, a).total_cmp(&error(&start, b)))
+        .unwrap_or(1e-3);
+    let error_before = error(&start, scale);
+    // Adam on the mean squared error, full batch; a pull toward the starting weights
+    // (stronger for the square bonuses, each seen in few positions) keeps what the
+    // games say little of where the rules put it.
+    let n = features.len();
+    let mut weights = start.clone();
+    let (mut m, mut v) = (vec![0.0f64; n], vec![0.0f64; n]);
+    let (rate, beta1, beta2, epsilon) = (1.0, 0.9, 0.999, 1e-8);
+    let pull = |i: usize| if i < features.kinds { 2e-4 } else { 1e-3 };
+    for pass in 1..=passes {
+        let mut gradient = vec![0.0f64; n];
+        for (x, result) in &samples {
+            let predicted = 1.0 / (1.0 + (-scale * evaluate(&weights, x)).exp());
+            let slope = -2.0 * (result - predicted) * predicted * (1.0 - predicted) * scale;
+            for &(i, value) in x {
+                gradient[i as usize] += slope * f64::from(value);
+            }
+        }
+        for (i, g) in gradient.iter_mut().enumerate() {
+            *g /= samples.len() as f64;
+            *g += pull(i) * (weights[i] - start[i]) * scale;
+        }
+        for i in 0..n {
+            m[i] = beta1 * m[i] + (1.0 - beta1) * gradient[i];
+            v[i] = beta2 * v[i] + (1.0 - beta2) * gradient[i] * gradient[i];
+            let m_hat = m[i] / (1.0 - beta1.powi(pass as i32));
+            let v_hat = v[i] / (1.0 - beta2.powi(pass as i32));
+            weights[i] -= rate * m_hat / (v_hat.sqrt() + epsilon);
+        }
+        progress(pass);
+    }
+    // Royal pieces are never captured: their value means nothing.
+    for (kind, weight) in weights.iter_mut().enumerate().take(features.kinds) {
+        if engine
+            .tables
+            .royal
+            .iter()
+            .any(|r| r.get(kind) == Some(&true))
+        {
+            *weight = 0.0;
+        }
+    }
+    let error_after = error(&weights, scale);
+    Ok(Fit {
+        learned: features.learned(&engine.tables, &weights, records.len(), samples.len()),
+        error_before,
+        error_after,
+        scale,
+    })
+}

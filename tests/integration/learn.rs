@@ -1,0 +1,226 @@
+//! Learned evaluations: the board's symmetry, the fit, the file format, and `zrfc tune`
+//! with its resumption, shards and merging, `--eval` and `zrfc build --eval`.
+
+use std::process::Command;
+
+use zrf_search::learn::{self, Features, Learned, SelfPlay};
+use zrf_search::RulesEval;
+
+use crate::perft::engine;
+
+fn position(engine: &zrf::interp::Interpreted, name: &str) -> u32 {
+    engine
+        .tables
+        .positions
+        .iter()
+        .position(|p| p == name)
+        .unwrap_or_else(|| panic!("no {name}")) as u32
+}
+
+#[test]
+fn the_second_side_sees_the_board_mirrored_by_the_boards_symmetry() {
+    let chess = engine("chess.zrf");
+    let features = Features::new(&chess.tables).expect("two sides");
+    let name = |p: u32| chess.tables.positions[p as usize].as_str();
+    let black = features.canonical(1);
+    assert_eq!(name(black[position(&chess, "e8") as usize]), "e1");
+    assert_eq!(name(black[position(&chess, "a7") as usize]), "a2");
+    assert_eq!(name(black[position(&chess, "h1") as usize]), "h8");
+    let white = features.canonical(0);
+    assert_eq!(name(white[position(&chess, "e8") as usize]), "e8");
+    let mut near: Vec<&str> = features
+        .near(position(&chess, "a1"))
+        .iter()
+        .map(|&p| name(p))
+        .collect();
+    near.sort_unstable();
+    assert_eq!(near, ["a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3"]);
+    let tictactoe = engine("tictactoe.zrf");
+    assert!(Features::new(&tictactoe.tables).is_ok());
+}
+
+#[test]
+fn a_fit_on_self_play_games_explains_their_results_better_than_the_start() {
+    let game = engine("breakthrough.zrf");
+    let blueprint = zrf::interp::Blueprint::of(&game);
+    let options = SelfPlay {
+        nodes: 60,
+        random_plies: 4,
+        max_plies: 200,
+        threads: 2,
+    };
+    let numbers: Vec<usize> = (1..=12).collect();
+    let games = learn::play_games(&|| blueprint.engine(), &numbers, &options, &|_, _| {});
+    assert_eq!(games.iter().map(|(n, _)| *n).collect::<Vec<_>>(), numbers);
+    // The same game numbers give the same games.
+    let again = learn::play_games(&|| blueprint.engine(), &[3], &options, &|_, _| {});
+    assert_eq!(again[0], games[2]);
+    let records: Vec<_> = games.into_iter().map(|(_, r)| r).collect();
+    let fit = learn::fit(&game, &records, 100, &|_| {}).expect("a fit");
+    assert!(
+        fit.error_after < fit.error_before,
+        "{} !< {}",
+        fit.error_after,
+        fit.error_before
+    );
+    assert_eq!(fit.learned.games, 12);
+    assert_eq!(fit.learned.check(&game.tables), Ok(()));
+    // Read back, and taken by the evaluation of a game that carries it.
+    let text = fit.learned.to_text();
+    assert_eq!(Learned::parse(&text), Ok(fit.learned.clone()));
+    let mut carried = engine("breakthrough.zrf");
+    carried.tables.evaluation = Some(text);
+    let eval = RulesEval::new(&carried);
+    assert_eq!(eval.value(0), fit.learned.values[0].1);
+    let a1 = position(&carried, "a1");
+    assert_eq!(
+        eval.square_bonus(0, 0, a1),
+        fit.learned.squares[0].1[a1 as usize]
+    );
+    // Black's a8 is White's a1.
+    assert_eq!(
+        eval.square_bonus(1, 0, position(&carried, "a8")),
+        fit.learned.squares[0].1[a1 as usize]
+    );
+}
+
+#[test]
+fn learned_evaluation_files_are_checked_against_the_game() {
+    let chess = engine("chess.zrf");
+    let broken = [
+        (
+            "value Pawn 100\n",
+            "no `game` line: not a learned evaluation",
+        ),
+        ("game Chess\nvalue Pawn\n", "line 2: a number is missing"),
+        (
+            "game Chess\nweight 3\n",
+            "line 2: unknown setting \"weight\"",
+        ),
+    ];
+    for (text, error) in broken {
+        assert_eq!(Learned::parse(text), Err(error.to_string()));
+    }
+    let other = Learned::parse("game Checkers\n").expect("parses");
+    assert_eq!(
+        other.check(&chess.tables),
+        Err("the evaluation is for \"Checkers\", not \"Chess\"".to_string())
+    );
+    let short = Learned::parse("game Chess\nsquares Pawn 1 2 3\n").expect("parses");
+    assert_eq!(
+        short.check(&chess.tables),
+        Err("Pawn has 3 squares; the board has 64".to_string())
+    );
+    let unknown = Learned::parse("game Chess\nvalue Wazir 3\n").expect("parses");
+    assert_eq!(
+        unknown.check(&chess.tables),
+        Err("the game has no piece type Wazir".to_string())
+    );
+}
+
+fn zrfc(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_zrfc"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("zrfc runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn tune_resumes_splits_merges_and_its_evaluation_is_played_and_built_in() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let dir = dir.path();
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/zrf-samples/breakthrough.zrf");
+    let tune = |extra: &[&str]| {
+        let mut args = vec![
+            "tune",
+            sample,
+            "--nodes",
+            "40",
+            "--threads",
+            "2",
+            "--passes",
+            "20",
+        ];
+        args.extend_from_slice(extra);
+        zrfc(dir, &args)
+    };
+    let out = tune(&["--games", "3", "-o", "bt.eval"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("bt.eval: learned from 3 games, "),
+        "{}",
+        text(&out.stdout)
+    );
+    let lines = |name: &str| {
+        std::fs::read_to_string(dir.join(name))
+            .expect("written")
+            .lines()
+            .count()
+    };
+    assert_eq!(lines("bt.eval.jsonl"), 3);
+    // A second run plays only the games the positions file lacks.
+    let out = tune(&["--games", "5", "-o", "bt.eval"]);
+    assert!(
+        text(&out.stderr).contains("3 games already played, 2 to play"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(lines("bt.eval.jsonl"), 5);
+    // Shards play every Nth game; --from merges them into the same evaluation.
+    for shard in ["1/2", "2/2"] {
+        let out = tune(&[
+            "--games",
+            "5",
+            "--shard",
+            shard,
+            "-o",
+            &format!("part{}.jsonl", &shard[..1]),
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    assert_eq!((lines("part1.jsonl"), lines("part2.jsonl")), (3, 2));
+    let out = tune(&["--from", "part1.jsonl", "part2.jsonl", "-o", "merged.eval"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect("written");
+    assert_eq!(read("merged.eval"), read("bt.eval"));
+    // Played with, shown, and built into a package.
+    let out = zrfc(dir, &["eval", sample, "--eval", "bt.eval"]);
+    assert!(
+        text(&out.stdout).contains("evaluation: learned from 5 self-play games"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = zrfc(
+        dir,
+        &[
+            "build", sample, "--eval", "bt.eval", "--emit", "rs", "-o", "bt.rs",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(read("bt.rs").contains("evaluation: Some(\"# zrf learned evaluation"));
+    let chess = concat!(env!("CARGO_MANIFEST_DIR"), "/zrf-samples/chess.zrf");
+    let out = zrfc(dir, &["eval", chess, "--eval", "bt.eval"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("the evaluation is for \"Breakthrough\", not \"Chess\""),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = zrfc(
+        dir,
+        &[
+            "build", chess, "--eval", "bt.eval", "--emit", "rs", "-o", "c.rs",
+        ],
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains("it is for \"Breakthrough\""),
+        "{}",
+        text(&out.stderr)
+    );
+}
