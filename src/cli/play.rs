@@ -396,7 +396,8 @@ pub fn selfplay(
     0
 }
 
-/// `zrfc uci`: the Universal Chess Interface over the interpreter.
+/// `zrfc uci`: the Universal Chess Interface over the interpreter, every game of the
+/// file that lowers offered as `UCI_Variant` (`variant`, else the first, to start with).
 pub fn uci(
     file: &Path,
     variant: Option<&str>,
@@ -404,19 +405,95 @@ pub fn uci(
     evaluation: Option<&Path>,
     color: ColorChoice,
 ) -> u8 {
-    let engine =
-        match load(file, variant, options, color).and_then(|e| with_evaluation(e, evaluation)) {
-            Ok(engine) => engine,
-            Err(code) => return code,
+    let front_end = match run_front_end(file, options, color, true) {
+        Ok(front_end) => front_end,
+        Err(code) => return code,
+    };
+    let mut engines: Vec<Interpreted> = Vec::new();
+    for game in front_end.games.into_iter().filter_map(|g| g.game) {
+        match interp::engine(game) {
+            Ok(engine) => engines.push(engine),
+            Err(err) => eprintln!("warning: {err}"),
+        }
+    }
+    let titles: Vec<String> = engines.iter().map(|e| e.tables.title.clone()).collect();
+    let Some(first) = first_game(&titles, variant) else {
+        return no_such_game(file, variant);
+    };
+    if let Some(path) = evaluation {
+        let learned = match super::tune::read_learned(path) {
+            Ok(learned) => learned,
+            Err(err) => {
+                eprintln!("error: {err}");
+                return 1;
+            }
         };
-    let blueprint = interp::Blueprint::of(&engine);
-    match zrf_search::uci::run_uci(&|| blueprint.engine()) {
+        let Some(index) = titles.iter().position(|t| *t == learned.title) else {
+            eprintln!(
+                "error: {}: the evaluation is for {:?}, which {} does not have",
+                path.display(),
+                learned.title,
+                file.display()
+            );
+            return 1;
+        };
+        match with_evaluation(engines.swap_remove(index), Some(path)) {
+            Ok(engine) => {
+                engines.push(engine);
+                let last = engines.len() - 1;
+                engines.swap(index, last);
+            }
+            Err(code) => return code,
+        }
+    }
+    let blueprints: Vec<interp::Blueprint> = engines.iter().map(interp::Blueprint::of).collect();
+    let plays: Vec<_> = blueprints
+        .iter()
+        .map(|blueprint| {
+            move |session: &mut zrf_search::uci::Session<'_>| {
+                zrf_search::uci::play_variant(&|| blueprint.engine(), session)
+            }
+        })
+        .collect();
+    let variants: Vec<zrf_search::uci::Variant<'_>> = titles
+        .iter()
+        .zip(&plays)
+        .map(|(title, play)| zrf_search::uci::Variant {
+            title: title.clone(),
+            play,
+        })
+        .collect();
+    match zrf_search::uci::run_uci_variants(&variants, first) {
         Ok(()) => 0,
         Err(err) => {
             eprintln!("error: {err}");
             2
         }
     }
+}
+
+/// The index of the game `variant` names (exactly, else ignoring case), or of the
+/// first when none is named.
+fn first_game(titles: &[String], variant: Option<&str>) -> Option<usize> {
+    let index = match variant {
+        None => Some(0),
+        Some(title) => titles
+            .iter()
+            .position(|t| t == title)
+            .or_else(|| titles.iter().position(|t| t.eq_ignore_ascii_case(title))),
+    };
+    index.filter(|&i| i < titles.len())
+}
+
+/// Says that `file` has no game `variant` without errors; the exit code.
+fn no_such_game(file: &Path, variant: Option<&str>) -> u8 {
+    eprintln!(
+        "error: no game or variant {}without errors in {}",
+        variant.map_or(String::new(), |v| format!("{v:?} ")),
+        file.display()
+    );
+    eprintln!("help: `zrfc check {}` shows what is wrong", file.display());
+    1
 }
 
 /// `zrfc info`: the game's title, players and what the rules say of it and its pieces,
@@ -451,21 +528,8 @@ pub fn serve(
     };
     let games: Vec<crate::ir::Game> = front_end.games.into_iter().filter_map(|g| g.game).collect();
     let titles: Vec<String> = games.iter().map(|g| g.title.clone()).collect();
-    let first = match variant {
-        None => Some(0),
-        Some(title) => titles
-            .iter()
-            .position(|t| t == title)
-            .or_else(|| titles.iter().position(|t| t.eq_ignore_ascii_case(title))),
-    };
-    let Some(first) = first.filter(|&i| i < games.len()) else {
-        eprintln!(
-            "error: no game or variant {} without errors in {}",
-            variant.map_or(String::new(), |v| format!("{v:?} ")),
-            file.display()
-        );
-        eprintln!("help: `zrfc check {}` shows what is wrong", file.display());
-        return 1;
+    let Some(first) = first_game(&titles, variant) else {
+        return no_such_game(file, variant);
     };
     let rules_name = rules_file_name(file);
     let open = |index: usize| -> Result<Box<dyn web::Table>, String> {

@@ -817,3 +817,27 @@ fn names_that_reorder_text_reach_generated_code_only_escaped() {
     let library = std::fs::read_to_string(package.join("src/lib.rs")).unwrap_or_default();
     assert!(library.contains("// game: Evil\\u{202e}Title"), "{library}");
 }
+
+#[test]
+fn bench_names_each_measure_and_times_alpha_beta_to_depth_8() {
+    let out = zrfc(&["bench", "zrf-samples/tictactoe.zrf", "--time", "0.05"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let measures: Vec<&str> = stdout
+        .lines()
+        .skip(2)
+        .map(|l| l.split("  ").next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        measures,
+        [
+            "perft leaves",
+            "random playouts",
+            "alpha-beta nodes",
+            "alpha-beta to depth 8",
+            "monte carlo iterations"
+        ],
+        "{stdout}"
+    );
+    assert!(stdout.contains("depth 8 in "), "{stdout}");
+}

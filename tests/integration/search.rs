@@ -220,19 +220,10 @@ fn placement_games_get_monte_carlo_and_others_alpha_beta() {
 /// Plays whole games of `sample` against itself through `zrfc uci`, checking every
 /// `bestmove` against the legal moves; at most `plies` turns a game. The results.
 fn uci_selfplay(sample: &str, games: u64, plies: usize) -> Vec<Option<Outcome>> {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
+    use std::io::Write;
 
     let engine = engine(sample);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_zrfc"))
-        .args(["uci", &format!("zrf-samples/{sample}")])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("zrfc runs");
-    let mut input = child.stdin.take().expect("stdin");
-    let mut output = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let (mut child, mut input, mut output) = crate::uci::spawn_uci(sample);
     let mut until = |prefix: &str| loop {
         let line = output.next().expect("a line").expect("text");
         if line.starts_with(prefix) {

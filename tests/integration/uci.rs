@@ -2,8 +2,8 @@
 //! chess library) at every position of random games, and the protocol's answers that a
 //! chess GUI relies on.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::io::{BufRead, BufReader, Lines, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
@@ -272,10 +272,8 @@ fn fens_the_game_cannot_hold_are_refused_with_the_reason() {
     assert!(FenBoard::new(&tictactoe).is_ok());
 }
 
-/// Talks to `zrfc uci` on a sample as a GUI does, waiting for the answer to each
-/// `uci`, `go` and `isready`: the lines it answers, without the search's progress and
-/// the options.
-fn uci_session(sample: &str, commands: &[&str]) -> Vec<String> {
+/// `zrfc uci` on a sample: the process, its input, and its output's lines.
+pub fn spawn_uci(sample: &str) -> (Child, ChildStdin, Lines<BufReader<ChildStdout>>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_zrfc"))
         .args(["uci", &format!("zrf-samples/{sample}")])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -283,8 +281,16 @@ fn uci_session(sample: &str, commands: &[&str]) -> Vec<String> {
         .stdout(Stdio::piped())
         .spawn()
         .expect("zrfc runs");
-    let mut input = child.stdin.take().expect("stdin");
-    let mut output = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let input = child.stdin.take().expect("stdin");
+    let output = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    (child, input, output)
+}
+
+/// Talks to `zrfc uci` on a sample as a GUI does, waiting for the answer to each
+/// `uci`, `go` and `isready`: the lines it answers, without the search's progress and
+/// the options.
+fn uci_session(sample: &str, commands: &[&str]) -> Vec<String> {
+    let (mut child, mut input, mut output) = spawn_uci(sample);
     let mut lines = Vec::new();
     for command in commands {
         writeln!(input, "{command}").expect("sent");
@@ -410,4 +416,60 @@ fn null_moves_are_refused_to_a_side_with_only_its_least_valuable_kinds() {
     let breakthrough = crate::perft::engine("breakthrough.zrf");
     let eval = RulesEval::new(&breakthrough);
     assert!(!eval.null_move_allowed(&breakthrough, &breakthrough.start()));
+}
+
+#[test]
+fn uci_variant_switches_between_the_games_of_a_file() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let rules = dir.path().join("two.zrf");
+    let sample = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/zrf-samples/tictactoe.zrf"
+    ))
+    .expect("the sample");
+    // The second game starts with O's mark on b2.
+    let second =
+        "(variant (title \"Small Chess\") (board-setup (X (Mark off 5)) (O (Mark b2 off 3))))";
+    std::fs::write(&rules, format!("{sample}\n{second}\n")).expect("written");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zrfc"))
+        .arg("uci")
+        .arg(&rules)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("zrfc runs");
+    let mut input = child.stdin.take().expect("stdin");
+    writeln!(
+        input,
+        "uci\nposition startpos moves M@b2\ngo depth 1\n\
+         setoption name UCI_Variant value small-chess\nsetoption name UCI_Variant value Nope\n\
+         position startpos moves M@b2\ngo depth 1\nquit"
+    )
+    .expect("sent");
+    drop(input);
+    let lines: Vec<String> = BufReader::new(child.stdout.take().expect("stdout"))
+        .lines()
+        .map(|l| l.expect("text"))
+        .filter(|l| {
+            l.starts_with("option name UCI_Variant")
+                || l.starts_with("info string")
+                || l.starts_with("bestmove")
+        })
+        .collect();
+    assert!(child.wait().expect("exits").success());
+    assert_eq!(
+        lines[0],
+        "option name UCI_Variant type combo default Tic-Tac-Toe var Tic-Tac-Toe var Small Chess"
+    );
+    // In the first game b2 is free; in the second it is taken, and the move refused.
+    assert!(lines[1].starts_with("bestmove M@"), "{lines:?}");
+    assert_eq!(
+        lines[2],
+        "info string no variant \"Nope\"; the variants are Tic-Tac-Toe, Small Chess"
+    );
+    assert!(
+        lines[3].starts_with("info string position refused: move 1: M@b2 is not legal here"),
+        "{lines:?}"
+    );
 }

@@ -386,13 +386,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let (mut below, mut above) = (ASPIRATION, ASPIRATION);
         loop {
             let (alpha, beta) = match last {
-                Some(score) if depth >= ASPIRATION_DEPTH && score.abs() < WIN_BOUND => {
-                    (score - below, score + above)
-                }
+                Some(score) if depth >= ASPIRATION_DEPTH && score.abs() < WIN_BOUND => (
+                    score.saturating_sub(below).max(-INFINITY),
+                    score.saturating_add(above).min(INFINITY),
+                ),
                 _ => (-INFINITY, INFINITY),
             };
-            let alpha = alpha.max(-INFINITY);
-            let beta = beta.min(INFINITY);
             let best = self.root(state, moves, order, depth as i32, alpha, beta);
             match best {
                 Some((_, score)) if !self.stopped && score <= alpha && alpha > -INFINITY => {

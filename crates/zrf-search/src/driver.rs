@@ -62,6 +62,9 @@ pub fn measure_search<T: Templates>(engine: &Engine<T>, limits: Limits) -> Optio
     Some(found.iteration)
 }
 
+/// The depth `bench` times alpha-beta to.
+const BENCH_DEPTH: u32 = 8;
+
 /// One line per measure of `engine`'s speed, each run for about `seconds`: perft,
 /// random playouts, alpha-beta from the start (depth reached, nodes per second) and
 /// Monte Carlo iterations.
@@ -103,6 +106,27 @@ pub fn bench<T: Templates>(engine: &Engine<T>, seconds: f64) -> String {
             reached.pv.first().map_or("-", String::as_str)
         )),
         None => text.push_str("alpha-beta                       the game is over at the start\n"),
+    }
+    // The same search to a fixed depth, for comparing builds: time to depth 8 (cut at
+    // twenty times the budget).
+    let to_depth = Limits {
+        depth: Some(BENCH_DEPTH),
+        time: Some(budget * 20),
+        nodes: None,
+    };
+    if let Some(reached) = measure_search(engine, to_depth) {
+        let cut = if reached.depth < BENCH_DEPTH {
+            " (cut by time)"
+        } else {
+            ""
+        };
+        text.push_str(&format!(
+            "{:<32} {:>14.0}  depth {} in {:.2} s{cut}\n",
+            format!("alpha-beta to depth {BENCH_DEPTH}"),
+            reached.nodes as f64 / reached.elapsed.as_secs_f64().max(1e-9),
+            reached.depth,
+            reached.elapsed.as_secs_f64(),
+        ));
     }
     let eval = RulesEval::new(engine);
     let clock = Instant::now();

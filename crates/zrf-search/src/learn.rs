@@ -177,15 +177,9 @@ pub struct Record {
 impl Features {
     /// The features of a game of two sides.
     pub fn new(tables: &Tables) -> Result<Features, String> {
-        let active: Vec<PlayerIx> = (0..tables.players.len() as PlayerIx)
-            .filter(|&p| tables.is_active(p))
-            .collect();
-        let [first, second] = active[..] else {
-            return Err(format!(
-                "learning needs a game of two sides; this one has {} players who move",
-                active.len()
-            ));
-        };
+        let [first, second] = two_sides(tables).map_err(|players| {
+            format!("learning needs a game of two sides; this one has {players} players who move")
+        })?;
         let positions = tables.positions.len();
         let canonical = (0..tables.players.len() as PlayerIx)
             .map(|p| {
@@ -312,6 +306,18 @@ impl Features {
     /// The positions within two steps of `pos`.
     pub fn near(&self, pos: Pos) -> &[Pos] {
         &self.near[pos as usize]
+    }
+}
+
+/// The two players who take turns, in `players` order; `Err` is how many there are
+/// when they are not two.
+pub fn two_sides(tables: &Tables) -> Result<[PlayerIx; 2], usize> {
+    let active: Vec<PlayerIx> = (0..tables.players.len() as PlayerIx)
+        .filter(|&p| tables.is_active(p))
+        .collect();
+    match active[..] {
+        [first, second] => Ok([first, second]),
+        _ => Err(active.len()),
     }
 }
 

@@ -84,15 +84,9 @@ impl FenBoard {
                 coordinates.insert(pos, (f, r));
             }
         }
-        let active: Vec<PlayerIx> = (0..tables.players.len() as PlayerIx)
-            .filter(|&p| tables.is_active(p))
-            .collect();
-        let [white, black] = active[..] else {
-            return Err(format!(
-                "FEN is for two sides; this game has {} players who move",
-                active.len()
-            ));
-        };
+        let [white, black] = crate::learn::two_sides(tables).map_err(|players| {
+            format!("FEN is for two sides; this game has {players} players who move")
+        })?;
         let letters = piece_letters(tables);
         let mut kinds_by_letter = HashMap::new();
         for (kind, piece) in tables.pieces.iter().enumerate() {
