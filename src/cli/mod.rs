@@ -201,10 +201,13 @@ enum Command {
         /// Stop after this many turns if the game has not ended.
         #[arg(long, value_name = "N", default_value_t = 1000)]
         max_turns: usize,
-        /// The saved game to write. Default: the rules file's name with `.zsg`, in the
-        /// current folder (`-2`, `-3`, ... added rather than overwriting).
-        #[arg(long, value_name = "FILE")]
+        /// Write the game as a Zillions saved game to this file (`-2`, `-3`, ... added
+        /// rather than overwriting one that exists). Without it nothing is saved.
+        #[arg(long, value_name = "FILE", conflicts_with = "no_save")]
         save: Option<PathBuf>,
+        /// Save nothing (the default; for symmetry with `selfplay`).
+        #[arg(long)]
+        no_save: bool,
         #[command(flatten)]
         evaluation: EvalArgs,
         #[command(flatten)]
@@ -670,6 +673,7 @@ pub fn main() -> ExitCode {
             engine,
             max_turns,
             save,
+            no_save: _,
             evaluation,
             front_end,
         } => play::play(
@@ -936,6 +940,15 @@ fn check_command(
                         file.display(),
                         if errors == 1 { "" } else { "s" },
                         if warnings == 1 { "" } else { "s" },
+                    );
+                } else if let Some(expanded) = &front_end.expanded {
+                    let count = |kind| expanded.games.iter().filter(|g| g.kind == kind).count();
+                    let (games, variants) = (count(GameKind::Game), count(GameKind::Variant));
+                    println!(
+                        "ok: {}: {games} game{}, {variants} variant{}",
+                        file.display(),
+                        if games == 1 { "" } else { "s" },
+                        if variants == 1 { "" } else { "s" },
                     );
                 }
             }

@@ -237,7 +237,7 @@ pub struct PlayRequest {
     /// How the computer plays (its seed included).
     pub settings: Settings,
     pub max_turns: usize,
-    /// Where to write the saved game; `None`: `<rules file name>.zsg` here.
+    /// Where to write the saved game; `None`: nowhere.
     pub save: Option<PathBuf>,
 }
 
@@ -279,7 +279,17 @@ pub fn play(
         terminal::ask_at_terminal,
     );
     let _ = writeln!(stdout, "{}", played.ending);
-    let path = request.save.unwrap_or_else(|| default_save_name(file));
+    let Some(path) = request.save else {
+        return 0;
+    };
+    if played.records.is_empty() {
+        let _ = writeln!(
+            stdout,
+            "no move was played: nothing saved to {}",
+            path.display()
+        );
+        return 0;
+    }
     let text = zrf_runtime::saved_game(tables, &rules_name, &seats.humans, &played.records);
     match zrf_search::save_new_file(&path, &text) {
         Ok(saved) => {
@@ -605,13 +615,4 @@ pub fn bench(
         }
         Err(code) => code,
     }
-}
-
-/// `<rules file stem>.zsg` in the current folder (`-2`, `-3`, ... are appended by
-/// [`zrf_search::save_new_file`] to keep earlier games).
-fn default_save_name(rules: &Path) -> PathBuf {
-    let stem = rules
-        .file_stem()
-        .map_or_else(|| "game".to_string(), |s| s.to_string_lossy().into_owned());
-    PathBuf::from(format!("{stem}.zsg"))
 }

@@ -145,8 +145,46 @@ fn saved_games_never_overwrite_or_follow_links() {
         dir.path().join("game.zsg"),
     )
     .expect("link");
-    let ran = zrfc(dir.path(), &["play", "game.zrf", "--max-turns", "2"]);
+    let ran = zrfc(
+        dir.path(),
+        &["play", "game.zrf", "--max-turns", "2", "--save", "game.zsg"],
+    );
     assert_eq!(ran.code, Some(0), "{}", ran.stderr_head());
     assert!(ran.stdout.contains("to game-2.zsg"), "{}", ran.stdout);
     assert!(!dir.path().join("elsewhere.zsg").exists());
+}
+
+/// Issue 44: `play` saves only when asked, and never a game of no moves.
+#[test]
+fn play_saves_only_when_asked_and_never_an_empty_game() {
+    let dir = folder(&[("game.zrf", &super::game(""))]);
+    let saved = |dir: &std::path::Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("listed")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".zsg"))
+            .collect();
+        names.sort();
+        names
+    };
+    let ran = zrfc(dir.path(), &["play", "game.zrf", "--max-turns", "2"]);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr_head());
+    let ran = zrfc(
+        dir.path(),
+        &["play", "game.zrf", "--max-turns", "2", "--no-save"],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr_head());
+    assert_eq!(saved(dir.path()), Vec::<String>::new());
+    let ran = zrfc(
+        dir.path(),
+        &["play", "game.zrf", "--max-turns", "0", "--save", "x.zsg"],
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr_head());
+    assert!(
+        ran.stdout
+            .contains("no move was played: nothing saved to x.zsg"),
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(saved(dir.path()), Vec::<String>::new());
 }

@@ -19,10 +19,13 @@ fn text(bytes: &[u8]) -> String {
 const BAD: &str = "tests/fixtures/syntax/unterminated_string_in_title.zrf";
 
 #[test]
-fn check_of_a_clean_sample_exits_0_silently() {
+fn check_of_a_clean_sample_exits_0_with_one_line() {
     let out = zrfc(&["check", "zrf-samples/tictactoe.zrf"]);
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stdout),
+        "ok: zrf-samples/tictactoe.zrf: 1 game, 0 variants\n"
+    );
     assert_eq!(text(&out.stderr), "");
 }
 

@@ -394,3 +394,48 @@ fn serve_gives_each_move_the_squares_clicked_for_it() {
     let two_jumps = format!("{one_jump}; Stone c2 - e2 x d2 @ e2 0 1");
     assert_eq!(path_of(&view, &two_jumps).1, json!(["c4", "c2", "e2"]));
 }
+
+/// A raw request to the server with these headers: its status line.
+fn raw_request(base: &str, request_line: &str, headers: &[&str]) -> String {
+    use std::io::{Read, Write};
+    let address = base.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = std::net::TcpStream::connect(address).expect("connects");
+    let mut request = format!("{request_line}\r\n");
+    for header in headers {
+        request.push_str(&format!("{header}\r\n"));
+    }
+    request.push_str("Content-Length: 0\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).expect("sent");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer.lines().next().unwrap_or("").to_string()
+}
+
+#[test]
+fn serve_refuses_requests_from_other_sites_and_rebound_names() {
+    let (_server, base) = serve("zrf-samples/tictactoe.zrf");
+    let host = base.trim_start_matches("http://").trim_end_matches('/');
+    let agent = agent();
+    let (status, _) = api(&agent, &base, "move?index=0&ply=0");
+    assert_eq!(status, 200);
+    // A page elsewhere posting a new game, and a rebound DNS name reading the state.
+    let cross_site = raw_request(
+        &base,
+        "POST /api/new HTTP/1.1",
+        &[&format!("Host: {host}"), "Origin: http://evil.example"],
+    );
+    assert!(cross_site.contains("403"), "{cross_site}");
+    let rebound = raw_request(&base, "GET /api/view HTTP/1.1", &["Host: evil.example"]);
+    assert!(rebound.contains("403"), "{rebound}");
+    // The game was not touched: the move is still there.
+    let (status, view) = api(&agent, &base, "view");
+    assert_eq!(status, 200);
+    assert_eq!(records(&view).len(), 1, "{view}");
+    // The page's own requests still pass.
+    let own = raw_request(
+        &base,
+        "GET /api/view HTTP/1.1",
+        &[&format!("Host: {host}"), &format!("Origin: http://{host}")],
+    );
+    assert!(own.contains("200"), "{own}");
+}

@@ -317,16 +317,55 @@ pub fn page_address(server: &Server) -> String {
     }
 }
 
-/// Answers the page's requests until the process is stopped.
+/// Answers the page's requests until the process is stopped. Requests from other
+/// sites are refused (403): a `Host` that is not this machine's address as a number or
+/// `localhost` with the port served (a DNS name could be rebound to this machine by any
+/// page the user visits), and an `Origin` other than the page's own (a cross-site
+/// request from another page), as local servers such as Jupyter do.
 pub fn serve(server: &Server, site: &Site<'_>) -> Result<(), String> {
     let mut current = site.first;
     let mut table = (site.open)(current)?;
+    let port = server.server_addr().to_ip().map_or(0, |a| a.port());
     for request in server.incoming_requests() {
-        let response = answer(&request, site, &mut current, &mut table);
+        let header = |name: &'static str| {
+            request
+                .headers()
+                .iter()
+                .find(|h| h.field.equiv(name))
+                .map(|h| h.value.as_str().to_string())
+        };
+        let allowed = same_site(header("Host").as_deref(), header("Origin").as_deref(), port);
+        let response = match allowed {
+            Ok(()) => answer(&request, site, &mut current, &mut table),
+            Err(why) => reply(&why, "text/plain; charset=utf-8", 403),
+        };
         // A page closed mid-answer is no reason to stop serving.
         let _ = request.respond(response);
     }
     Ok(())
+}
+
+/// Whether a request with these `Host` and `Origin` headers comes from the page this
+/// server serves on `port`; `Err` says why not.
+fn same_site(host: Option<&str>, origin: Option<&str>, port: u16) -> Result<(), String> {
+    let host = host.ok_or("a request without a Host header")?;
+    let (name, host_port) = match host.rsplit_once(':') {
+        Some((name, p)) if !name.ends_with(':') => (name, p.parse::<u16>().ok()),
+        _ => (host, None),
+    };
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    let is_address =
+        name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok();
+    if !is_address || host_port.unwrap_or(80) != port {
+        return Err(format!(
+            "refused: Host {host:?} is not this server's address (open the address `serve` printed)"
+        ));
+    }
+    match origin {
+        None => Ok(()),
+        Some(origin) if origin.strip_prefix("http://") == Some(host) => Ok(()),
+        Some(origin) => Err(format!("refused: a request from another site ({origin})")),
+    }
 }
 
 type Reply = Response<Cursor<Vec<u8>>>;
@@ -445,5 +484,28 @@ fn file_stem(title: &str) -> String {
         "game".to_string()
     } else {
         stem
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_site;
+
+    #[test]
+    fn only_requests_from_the_served_page_are_answered() {
+        let ok = |host, origin| same_site(host, origin, 8080).is_ok();
+        assert!(ok(Some("127.0.0.1:8080"), None));
+        assert!(ok(Some("localhost:8080"), Some("http://localhost:8080")));
+        assert!(ok(Some("[::1]:8080"), Some("http://[::1]:8080")));
+        assert!(ok(Some("192.168.1.5:8080"), None));
+        // Rebinding: a DNS name pointed at this machine.
+        assert!(!ok(Some("evil.example:8080"), None));
+        assert!(!ok(Some("evil.example"), None));
+        // Another port, no Host, another site's page.
+        assert!(!ok(Some("127.0.0.1:9999"), None));
+        assert!(!ok(None, None));
+        assert!(!ok(Some("127.0.0.1:8080"), Some("http://evil.example")));
+        assert!(!ok(Some("127.0.0.1:8080"), Some("null")));
+        assert!(same_site(Some("127.0.0.1"), None, 80).is_ok());
     }
 }
