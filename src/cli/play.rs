@@ -133,6 +133,11 @@ pub fn perft(
             "depth {d}: {count} ({seconds:.3} s, {speed:.0} leaves/s){verdict}"
         );
         let _ = stdout.flush();
+        // A runaway move list makes every deeper count wrong, and each of its
+        // positions would run away again: stop at the first (the exit says why).
+        if zrf_runtime::move_list_cut_short() {
+            return 1;
+        }
     }
     if request.divide && request.depth > 0 {
         for (notation, count) in zrf_search::divide(&engine, &start, request.depth) {

@@ -96,6 +96,11 @@ fn nested_loops_are_cut_short_with_an_error() {
     let ran = zrfc(dir.path(), &["perft", "loops.zrf", "--depth", "1"]);
     ran.expect(1, "error: the rules ran away: a move list was cut short");
     assert!(ran.stdout.contains("depth 1: 99"), "{}", ran.stdout);
+    // Issue 44: a deeper perft stops at the first runaway instead of running every
+    // child into it again.
+    let ran = zrfc(dir.path(), &["perft", "loops.zrf", "--depth", "4"]);
+    ran.expect(1, "error: the rules ran away: a move list was cut short");
+    assert!(!ran.stdout.contains("depth 2"), "{}", ran.stdout);
 }
 
 /// Issue 28 item 10: a megabyte on one line with an error in every form: columns are
