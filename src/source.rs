@@ -264,6 +264,11 @@ impl fmt::Display for LineColumn {
 /// `/proc` files that never end, and for pipes).
 pub fn read_limited(path: &std::path::Path, limit: usize) -> std::io::Result<Vec<u8>> {
     use std::io::Read as _;
+    // Opening a named pipe waits for a writer, and a device never ends: refuse them
+    // before opening.
+    if let Some(what) = not_a_file(path) {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, what));
+    }
     let file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
     file.take(limit as u64 + 1).read_to_end(&mut bytes)?;
@@ -274,6 +279,40 @@ pub fn read_limited(path: &std::path::Path, limit: usize) -> std::io::Result<Vec
         ));
     }
     Ok(bytes)
+}
+
+/// What `path` is when it exists but is not a regular file (`a directory, not a file`),
+/// following links; `None` for a regular file or nothing at all.
+pub fn not_a_file(path: &std::path::Path) -> Option<String> {
+    let kind = std::fs::metadata(path).ok()?.file_type();
+    if kind.is_file() {
+        return None;
+    }
+    let what = if kind.is_dir() {
+        "a directory"
+    } else {
+        special_file_kind(&kind)
+    };
+    Some(format!("{what}, not a file"))
+}
+
+#[cfg(unix)]
+fn special_file_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    if kind.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_file_kind(_: &std::fs::FileType) -> &'static str {
+    "a special file"
 }
 
 /// `path` written relative to the folder `base` (both absolute, or both relative to

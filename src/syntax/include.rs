@@ -171,9 +171,9 @@ pub fn load(
         path: display.clone(),
         reason,
     };
-    let identity = loader
-        .find(path)
-        .ok_or_else(|| load_error("no such file".to_string()))?;
+    let identity = loader.find(path).ok_or_else(|| {
+        load_error(crate::source::not_a_file(path).unwrap_or_else(|| "no such file".to_string()))
+    })?;
     let bytes = loader
         .read(&identity)
         .map_err(|e| load_error(e.to_string()))?;

@@ -188,3 +188,23 @@ fn play_saves_only_when_asked_and_never_an_empty_game() {
     );
     assert_eq!(saved(dir.path()), Vec::<String>::new());
 }
+
+/// Issue 44: a directory, a named pipe or a device given as a file is named for what
+/// it is and refused at once (a pipe would block reading, a device never end).
+#[test]
+fn directories_pipes_and_devices_are_refused_as_files() {
+    let dir = folder(&[("game.zrf", &super::game(""))]);
+    std::fs::create_dir(dir.path().join("folder.zrf")).expect("a folder");
+    let fifo = dir.path().join("pipe.zsg");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    zrfc(dir.path(), &["check", "folder.zrf"]).expect(2, "folder.zrf: a directory, not a file");
+    zrfc(dir.path(), &["replay", "pipe.zsg", "--rules", "game.zrf"])
+        .expect(2, "pipe.zsg: a named pipe (FIFO), not a file");
+    zrfc(dir.path(), &["check", "pipe.zsg"]).expect(2, "pipe.zsg: a named pipe (FIFO), not a file");
+    zrfc(dir.path(), &["check", "/dev/zero"]).expect(2, "/dev/zero: a device, not a file");
+    zrfc(dir.path(), &["replay", "/dev/zero"]).expect(2, "/dev/zero: a device, not a file");
+}
