@@ -291,6 +291,11 @@ fn the_page_plays_a_move_by_two_clicks_and_takes_it_back() {
         program(&["chromedriver"]),
         program(&["chromium", "chromium-browser", "google-chrome"]),
     ) else {
+        // CI sets ZRF_REQUIRE_BROWSER: there a missing browser fails the test.
+        assert!(
+            std::env::var_os("ZRF_REQUIRE_BROWSER").is_none(),
+            "chromium and chromedriver are required (ZRF_REQUIRE_BROWSER is set)"
+        );
         eprintln!(
             "skipped: chromium and chromedriver are not installed (Debian: `apt-get install \
              chromium chromium-driver`; .ci/run installs them)"
