@@ -218,8 +218,9 @@ fn placement_games_get_monte_carlo_and_others_alpha_beta() {
 }
 
 /// Plays whole games of `sample` against itself through `zrfc uci`, checking every
-/// `bestmove` against the legal moves; at most `plies` turns a game. The results.
-fn uci_selfplay(sample: &str, games: u64, plies: usize) -> Vec<Option<Outcome>> {
+/// `bestmove` against the legal moves; at most `plies` turns a game. Each game's
+/// result and its moves, as UCI named them.
+fn uci_selfplay(sample: &str, games: u64, plies: usize) -> Vec<(Option<Outcome>, Vec<String>)> {
     use std::io::Write;
 
     let engine = engine(sample);
@@ -266,7 +267,7 @@ fn uci_selfplay(sample: &str, games: u64, plies: usize) -> Vec<Option<Outcome>> 
             state = engine.play(&state, &moves[index]);
             played.push(chosen);
         };
-        results.push(outcome);
+        results.push((outcome, played));
     }
     writeln!(input, "quit").expect("sent");
     assert!(child.wait().expect("exits").success());
@@ -276,13 +277,25 @@ fn uci_selfplay(sample: &str, games: u64, plies: usize) -> Vec<Option<Outcome>> 
 #[test]
 fn uci_plays_whole_games_of_tic_tac_toe_with_drops_named_like_chess_variants() {
     let results = uci_selfplay("tictactoe.zrf", 3, 9);
-    assert!(results.iter().all(Option::is_some), "{results:?}");
+    assert!(
+        results.iter().all(|(outcome, _)| outcome.is_some()),
+        "{results:?}"
+    );
+    for (_, moves) in &results {
+        assert!(moves.iter().all(|m| m.starts_with("M@")), "{moves:?}");
+    }
 }
 
 #[test]
 fn uci_plays_chess_moves_as_squares() {
     let results = uci_selfplay("chess.zrf", 1, 24);
-    assert_eq!(results.len(), 1);
+    let [(outcome, moves)] = &results[..] else {
+        panic!("one game: {results:?}");
+    };
+    // 24 plies, each legal where it was played (checked as they came), as squares.
+    assert_eq!((*outcome, moves.len()), (None, 24), "{moves:?}");
+    let uci = |m: &String| shakmaty::uci::UciMove::from_ascii(m.as_bytes()).is_ok();
+    assert!(moves.iter().all(uci), "{moves:?}");
 }
 
 /// X (a1, c3, c1) threatens b1 and c2 with O to move: random games from there are
