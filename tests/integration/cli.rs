@@ -822,7 +822,7 @@ fn names_that_reorder_text_reach_generated_code_only_escaped() {
 }
 
 #[test]
-fn bench_names_each_measure_and_times_alpha_beta_to_depth_8() {
+fn bench_names_each_measure() {
     let out = zrfc(&["bench", "zrf-samples/tictactoe.zrf", "--time", "0.05"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -842,5 +842,4 @@ fn bench_names_each_measure_and_times_alpha_beta_to_depth_8() {
         ],
         "{stdout}"
     );
-    assert!(stdout.contains("depth 8 in "), "{stdout}");
 }
