@@ -141,7 +141,9 @@ fn play_one(candidate: &Candidate, args: &CorpusSelfplayArgs) -> (String, String
             let results: Vec<String> = games
                 .iter()
                 .map(|g| match g.outcome {
-                    Some(outcome) => format!("{outcome:?} in {}", g.turns),
+                    Some(outcome) => {
+                        format!("{} in {}", outcome.describe(&engine.tables), g.turns)
+                    }
                     None => format!("cut at {}", g.turns),
                 })
                 .collect();

@@ -144,7 +144,9 @@ enum Command {
         /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
-        /// Moves to play first, each in the notation this command prints.
+        /// Moves to play first: the notation this command prints (`Pawn e2 - e4`),
+        /// squares (`e2e4`, `e2 e4`, the destination alone) or, where pieces have
+        /// letters, short algebraic notation (`Nf3`, `O-O`).
         #[arg(long, value_name = "MOVE", num_args = 1..)]
         after: Vec<String>,
         #[command(flatten)]
@@ -157,14 +159,15 @@ enum Command {
     /// chess pieces', else letters (first player in capitals); pieces off the board are
     /// listed beside it. Games without drawable positions list the occupied ones.
     ///
-    /// Example: `zrfc show zrf-samples/chess.zrf --after "Pawn e2 - e4" --svg board.svg`
+    /// Example: `zrfc show zrf-samples/chess.zrf --after e4 c5 Nf3 --svg board.svg`
     Show {
         /// The .zrf file.
         file: PathBuf,
         /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
-        /// Moves to play first, each in the notation `zrfc moves` prints.
+        /// Moves to play first, written as `zrfc moves --after` takes them (`Pawn
+        /// e2 - e4`, `e2e4`, `Nf3`).
         #[arg(long, value_name = "MOVE", num_args = 1..)]
         after: Vec<String>,
         /// Write an SVG drawing to this file instead of printing a text board.

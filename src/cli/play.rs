@@ -9,6 +9,7 @@ use codespan_reporting::term::termcolor::ColorChoice;
 use zrf_runtime::Game;
 use zrf_search::board;
 use zrf_search::driver;
+use zrf_search::move_text::{read_move, Reading};
 use zrf_search::terminal::{self, Seats};
 use zrf_search::web;
 use zrf_search::{Contender, MatchGame, MatchOptions, Settings, Tally};
@@ -147,24 +148,35 @@ pub fn perft(
     u8::from(mismatches > 0)
 }
 
-/// The position after `after` (moves in notation) from the start; `Err` is the exit
-/// code after naming the first move that is not legal, and the legal ones.
+/// The position after `after` (moves as people write them: see
+/// [`zrf_search::move_text`]) from the start; `Err` is the exit code after saying which
+/// move could not be read and why, with the moves it could have been.
 fn after_moves(engine: &Interpreted, after: &[String]) -> Result<zrf_runtime::State, u8> {
     let mut state = engine.start();
     for (i, wanted) in after.iter().enumerate() {
         let moves = engine.legal_moves(&state);
-        let found = moves.iter().find(|m| engine.notation(&state, m) == *wanted);
-        let Some(found) = found else {
-            eprintln!(
-                "error: move {} {wanted:?} is not legal here; the legal moves are:",
-                i + 1
-            );
-            for m in &moves {
-                eprintln!("  {}", engine.notation(&state, m));
+        let reading = read_move(engine, &state, &moves, wanted);
+        let listed: Vec<usize> = match &reading {
+            Reading::Move(found) => {
+                state = engine.play(&state, &moves[*found]);
+                continue;
             }
-            return Err(1);
+            Reading::Ambiguous(several) => several.clone(),
+            Reading::NotLegal | Reading::NotRecognised => (0..moves.len()).collect(),
         };
-        state = engine.play(&state, found);
+        let what = match reading {
+            Reading::Ambiguous(_) => "the moves it could be",
+            _ => "the legal moves",
+        };
+        eprintln!(
+            "error: move {}: {}; {what} are:",
+            i + 1,
+            reading.complaint(wanted)
+        );
+        for m in listed {
+            eprintln!("  {}", engine.notation(&state, &moves[m]));
+        }
+        return Err(1);
     }
     Ok(state)
 }

@@ -555,13 +555,20 @@ fn terminal_play_takes_moves_by_squares_and_can_undo_redo_and_hint() {
             "--save",
             saved,
         ],
-        "e2 e4\nundo\nredo\nhint\ng1-f3\nd1h5h7\nquit\n",
+        "e2 e4\nundo\nredo\nhint\nNf3\nd1h5h7\nKe3\nquit\n",
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let talk = text(&out.stderr);
     assert!(talk.contains("took back 2 turn(s)\n"), "{talk}");
     assert!(talk.contains("hint: "), "{talk}");
-    assert!(talk.contains("not a legal move here: \"d1h5h7\""), "{talk}");
+    assert!(
+        talk.contains("\"d1h5h7\" is not recognised as a move"),
+        "{talk}"
+    );
+    assert!(
+        talk.contains("\"Ke3\" is not legal here; `moves` lists the legal moves"),
+        "{talk}"
+    );
     // The board is drawn before each move asked for.
     assert!(
         talk.contains("  a b c d e f g h\nWhite to move\n"),

@@ -9,6 +9,7 @@ mod fidelity;
 mod frontend_properties;
 mod includes;
 mod learn;
+mod move_text;
 #[path = "../common/mutate.rs"]
 mod mutate;
 mod perft;

@@ -147,6 +147,22 @@ fn serve_plays_takes_back_and_saves_over_its_json_interface() {
     assert_eq!(view["ply"], 0);
     assert_eq!(view["can_undo"], false);
 
+    // A typed move is read as every command reads moves.
+    let (status, view) = api(&agent, &base, "move?ply=0&text=Nf3");
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(records(&view), ["1. Knight g1 - f3"]);
+    api(&agent, &base, "new");
+    let (status, view) = api(&agent, &base, "move?ply=0&text=e5");
+    assert_eq!(status, 400);
+    assert_eq!(view["error"], "\"e5\" is not legal here");
+    assert!(records(&view).is_empty());
+    let (status, view) = api(&agent, &base, "move?ply=0&text=hello");
+    assert_eq!(status, 400);
+    assert!(view["error"]
+        .as_str()
+        .expect("error")
+        .starts_with("\"hello\" is not recognised as a move"));
+
     let (status, view) = api(&agent, &base, "variant?index=7");
     assert_eq!(status, 400);
     assert_eq!(view["error"], "there is no variant 7");

@@ -631,6 +631,7 @@ fn play_command<T: Templates>(
     };
     let save = options.take("--save");
     let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{}", zrf_runtime::printable(&tables.title));
     let played = play_game(engine, make_engine, &seats, &mut out, ask_at_terminal);
     let _ = writeln!(out, "{}", played.ending);
     if let Some(path) = save {
@@ -668,11 +669,13 @@ fn selfplay_command<T: Templates>(
         seed: options.number("--seed", 1)?,
         max_seconds: None,
     };
+    let tables = &make_engine().tables;
     let report = |game: &crate::MatchGame| {
         eprintln!(
             "game {}: {} after {} turns",
             game.number + 1,
-            game.outcome.map_or("cut".to_string(), |o| format!("{o:?}")),
+            game.outcome
+                .map_or("cut".to_string(), |o| o.describe(tables)),
             game.turns
         );
     };

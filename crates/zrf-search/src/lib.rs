@@ -13,6 +13,7 @@ pub mod driver;
 mod eval;
 pub mod learn;
 mod mcts;
+pub mod move_text;
 pub mod parallel;
 mod perft;
 mod playout;

@@ -10,6 +10,7 @@ use zrf_runtime::{Engine, Game, Move, Outcome, PlayerIx, State, Templates};
 
 use crate::ai::{Ai, Algorithm, Choice, Settings};
 use crate::board::text_board;
+use crate::move_text::{read_move, Reading};
 use crate::parallel::MakeEngine;
 
 /// Who moves for each player in [`play_game`].
@@ -209,8 +210,9 @@ fn describe_choice(algorithm: Algorithm, choice: &Choice) -> String {
 }
 
 const HELP: &str = "\
-Type a move: its number in `moves`, its notation (as `moves` prints it), or its
-squares: `e2 e4`, `e2-e4` or `e2e4` (one square for a drop there). Commands:
+Type a move: its number in `moves`, its notation (as `moves` prints it), its
+squares (`e2 e4`, `e2-e4`, `e2e4`, or the one square it goes to), or, where pieces
+have letters, short algebraic notation (`Nf3`, `exd5`, `O-O`, `e8=Q`). Commands:
   moves       list the legal moves, numbered
   board       draw the board again
   hint        ask the computer for its move here
@@ -262,14 +264,10 @@ pub fn ask<T: Templates>(
     input: &mut dyn BufRead,
     talk: &mut dyn Write,
 ) -> Request {
-    let name = engine
-        .tables
-        .players
-        .get(player as usize)
-        .map_or("?", |p| p.name.as_str());
     let texts: Vec<String> = moves.iter().map(|m| engine.notation(state, m)).collect();
     loop {
-        let _ = write!(talk, "{name} to move (a move, or `help`): ");
+        // The board above says whose move it is: the prompt does not say it again.
+        let _ = write!(talk, "move (or `help`): ");
         let _ = talk.flush();
         // A line longer than any move ends the game: input is bounded (`< /dev/zero`).
         let Some(line) = read_bounded_line(input, 4096) else {
@@ -309,77 +307,21 @@ pub fn ask<T: Templates>(
         {
             return Request::Play(i - 1);
         }
-        if let Some(i) = texts.iter().position(|t| t == answer) {
-            return Request::Play(i);
-        }
-        match by_squares(engine, moves, answer).as_slice() {
-            [] => {
-                let _ = writeln!(
-                    talk,
-                    "not a legal move here: {answer:?} (`moves` lists them, `help` the commands)"
-                );
-            }
-            [one] => return Request::Play(*one),
-            several => {
+        match read_move(engine, state, moves, answer) {
+            Reading::Move(i) => return Request::Play(i),
+            Reading::Ambiguous(several) => {
                 let _ = writeln!(talk, "{answer:?} could be any of these; type its number:");
-                for &i in several {
+                for i in several {
                     let _ = writeln!(talk, "{:>4}  {}", i + 1, texts[i]);
                 }
             }
-        }
-    }
-}
-
-/// The moves named by squares: `from to` (`e2 e4`, `e2-e4`, `e2e4`), or one square
-/// where a drop (or a single move) arrives.
-fn by_squares<T: Templates>(engine: &Engine<T>, moves: &[Move], answer: &str) -> Vec<usize> {
-    let positions = &engine.tables.positions;
-    let square = |name: &str| positions.iter().position(|p| p == name).map(|p| p as u32);
-    let words: Vec<&str> = answer
-        .split(|c: char| c.is_whitespace() || c == '-')
-        .filter(|w| !w.is_empty())
-        .collect();
-    let (from, to) = match words.as_slice() {
-        [from, to] => (square(from), square(to)),
-        [one] => match square(one) {
-            Some(to) => (None, Some(to)),
-            // Both squares written together: every split that names two positions.
-            None => {
-                let splits = (1..one.len()).filter(|&i| one.is_char_boundary(i));
-                let pair = splits
-                    .filter_map(|i| Some((square(&one[..i])?, square(&one[i..])?)))
-                    .next();
-                match pair {
-                    Some((from, to)) => (Some(from), Some(to)),
-                    None => return Vec::new(),
-                }
-            }
-        },
-        _ => return Vec::new(),
-    };
-    let Some(to) = to else { return Vec::new() };
-    let matching = |from_wanted: Option<u32>| -> Vec<usize> {
-        (0..moves.len())
-            .filter(|&i| {
-                let traits = engine.move_traits(&moves[i]);
-                traits.to == Some(to) && (from_wanted.is_none() || traits.from == from_wanted)
-            })
-            .collect()
-    };
-    match (words.len(), from) {
-        (1, None) => {
-            // One square: the drops there, else every move arriving there.
-            let drops: Vec<usize> = matching(None)
-                .into_iter()
-                .filter(|&i| engine.move_traits(&moves[i]).from.is_none())
-                .collect();
-            if drops.is_empty() {
-                matching(None)
-            } else {
-                drops
+            reading => {
+                let _ = writeln!(
+                    talk,
+                    "{}; `moves` lists the legal moves, `help` the commands",
+                    reading.complaint(answer)
+                );
             }
         }
-        (_, Some(from)) => matching(Some(from)),
-        _ => Vec::new(),
     }
 }

@@ -30,6 +30,7 @@ use zrf_runtime::{Engine, Game, State, Templates};
 
 use crate::ai::{Ai, Algorithm, Settings};
 use crate::alphabeta::{Iteration, Limits, WIN, WIN_BOUND};
+use crate::move_text::{read_move, Reading};
 pub use fen::FenBoard;
 pub use names::{is_square_name, piece_letters, Castling, Namer};
 
@@ -313,8 +314,16 @@ fn set_position<T: Templates>(
     let moves = moves_at.map_or(&[][..], |at| &words[at + 1..]);
     for (n, wanted) in moves.iter().enumerate() {
         let legal = engine.legal_moves(&state);
+        // A GUI sends UCI names; a person at the prompt may type any form the shared
+        // reader takes (`Nf3`, the saved-game notation with `_` for spaces).
         let index = namer
             .find(engine, &state, &legal, wanted)
+            .or_else(
+                |why| match read_move(engine, &state, &legal, &wanted.replace('_', " ")) {
+                    Reading::Move(index) => Ok(index),
+                    _ => Err(why),
+                },
+            )
             .map_err(|why| format!("move {}: {why}", n + 1))?;
         state = engine.play(&state, &legal[index]);
     }

@@ -79,6 +79,11 @@ impl Namer {
         }
     }
 
+    /// Whether moves are named by squares (every position is named like `a1`).
+    pub fn names_squares(&self) -> bool {
+        self.squares
+    }
+
     /// The names of `moves`, the legal moves of `state`, in move-list order.
     pub fn names<T: Templates>(
         &self,
@@ -206,15 +211,15 @@ impl Namer {
 }
 
 /// A turn that moves the mover's royal piece and another of its pieces.
-pub(super) struct CastlingSquares {
-    pub(super) royal_from: Pos,
-    pub(super) royal_to: Pos,
-    pub(super) partner_from: Pos,
+pub(crate) struct CastlingSquares {
+    pub(crate) royal_from: Pos,
+    pub(crate) royal_to: Pos,
+    pub(crate) partner_from: Pos,
 }
 
 /// The squares of a castling turn: one moving the mover's royal piece and exactly one
 /// other piece of the mover's, with no capture.
-pub(super) fn castling(
+pub(crate) fn castling(
     tables: &Tables,
     state: &State,
     mover: PlayerIx,

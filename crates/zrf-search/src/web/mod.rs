@@ -16,6 +16,7 @@ use zrf_runtime::{Engine, Game, Move, PlayerIx, State, Templates};
 use crate::ai::{Ai, Algorithm, Settings};
 use crate::alphabeta::Limits;
 use crate::board::{about_text, svg_board};
+use crate::move_text::{read_move, Reading};
 
 const PAGE: &str = include_str!("page.html");
 
@@ -29,6 +30,8 @@ pub trait Table {
     fn view(&self) -> Value;
     /// Plays the legal move of this index, if it is one.
     fn play(&mut self, index: usize) -> Result<(), String>;
+    /// Plays the legal move `text` names, in any form [`read_move`] reads.
+    fn play_text(&mut self, text: &str) -> Result<(), String>;
     /// Lets the computer move for the player to move.
     fn think(&mut self, algorithm: Option<Algorithm>, seconds: f64) -> Result<(), String>;
     /// Takes back moves up to the previous turn of a player the computer does not play.
@@ -182,6 +185,24 @@ impl<T: Templates> Table for Session<T> {
         self.remark.clear();
         self.advance(index);
         Ok(())
+    }
+
+    fn play_text(&mut self, text: &str) -> Result<(), String> {
+        match read_move(&self.engine, &self.state, &self.moves, text) {
+            Reading::Move(index) => self.play(index),
+            Reading::Ambiguous(several) => {
+                let texts: Vec<String> = several
+                    .iter()
+                    .map(|&i| self.engine.notation(&self.state, &self.moves[i]))
+                    .collect();
+                Err(format!(
+                    "{}: {}",
+                    Reading::Ambiguous(several).complaint(text),
+                    texts.join(", ")
+                ))
+            }
+            reading => Err(reading.complaint(text)),
+        }
     }
 
     fn think(&mut self, algorithm: Option<Algorithm>, seconds: f64) -> Result<(), String> {
@@ -409,7 +430,10 @@ fn answer(
         }
         (Method::Get, "/api/view") => Ok(()),
         (_, "/api/move") if posted => {
-            same_turn(table.as_ref()).and_then(|()| table.play(number("index")?))
+            same_turn(table.as_ref()).and_then(|()| match param("text") {
+                Some(text) => table.play_text(&text),
+                None => table.play(number("index")?),
+            })
         }
         (_, "/api/think") if posted => same_turn(table.as_ref()).and_then(|()| {
             let algorithm = match param("engine").as_deref() {
