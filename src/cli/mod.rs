@@ -173,6 +173,10 @@ enum Command {
         /// Write an SVG drawing to this file instead of printing a text board.
         #[arg(long, value_name = "FILE.svg")]
         svg: Option<PathBuf>,
+        /// Show the rules' zones as dashed outlines in the SVG drawing (they are in
+        /// the file, hidden, either way).
+        #[arg(long, requires = "svg")]
+        zones: bool,
         /// Print a text board (the default).
         #[arg(long, conflicts_with = "svg")]
         text: bool,
@@ -697,6 +701,7 @@ pub fn main() -> ExitCode {
             variant,
             after,
             svg,
+            zones,
             text: _,
             front_end,
         } => play::show(
@@ -704,6 +709,7 @@ pub fn main() -> ExitCode {
             variant.as_deref(),
             &after,
             svg.as_deref(),
+            zones,
             &front_end.options(),
             color,
         ),

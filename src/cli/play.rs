@@ -151,13 +151,15 @@ pub fn perft(
 /// The position after `after` (moves as people write them: see
 /// [`zrf_search::move_text`]) from the start; `Err` is the exit code after saying which
 /// move could not be read and why, with the moves it could have been.
-fn after_moves(engine: &Interpreted, after: &[String]) -> Result<zrf_runtime::State, u8> {
+fn after_moves(engine: &Interpreted, after: &[String]) -> Result<AfterMoves, u8> {
     let mut state = engine.start();
+    let mut last_move = Vec::new();
     for (i, wanted) in after.iter().enumerate() {
         let moves = engine.legal_moves(&state);
         let reading = read_move(engine, &state, &moves, wanted);
         let listed: Vec<usize> = match &reading {
             Reading::Move(found) => {
+                last_move = board::move_squares(&moves[*found]);
                 state = engine.play(&state, &moves[*found]);
                 continue;
             }
@@ -178,7 +180,13 @@ fn after_moves(engine: &Interpreted, after: &[String]) -> Result<zrf_runtime::St
         }
         return Err(1);
     }
-    Ok(state)
+    Ok(AfterMoves { state, last_move })
+}
+
+/// The position `--after` leads to, and the squares its last move touched.
+struct AfterMoves {
+    state: zrf_runtime::State,
+    last_move: Vec<zrf_runtime::Pos>,
 }
 
 pub fn moves(
@@ -193,7 +201,7 @@ pub fn moves(
         Err(code) => return code,
     };
     let state = match after_moves(&engine, after) {
-        Ok(state) => state,
+        Ok(after) => after.state,
         Err(code) => return code,
     };
     let moves = engine.legal_moves(&state);
@@ -214,6 +222,7 @@ pub fn show(
     variant: Option<&str>,
     after: &[String],
     svg: Option<&Path>,
+    zones: bool,
     options: &FrontEndOptions,
     color: ColorChoice,
 ) -> u8 {
@@ -221,8 +230,8 @@ pub fn show(
         Ok(engine) => engine,
         Err(code) => return code,
     };
-    let state = match after_moves(&engine, after) {
-        Ok(state) => state,
+    let AfterMoves { state, last_move } = match after_moves(&engine, after) {
+        Ok(after) => after,
         Err(code) => return code,
     };
     let to_move = engine.to_move(&state);
@@ -232,7 +241,8 @@ pub fn show(
             0
         }
         Some(path) => {
-            let picture = board::svg_board(&engine.tables, &state, to_move);
+            let options = board::SvgOptions { last_move, zones };
+            let picture = board::svg_board(&engine.tables, &state, to_move, &options);
             match std::fs::write(path, picture) {
                 Ok(()) => {
                     println!("wrote {}", path.display());

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use zrf_runtime::Game;
-use zrf_search::board::{svg_board, text_board};
+use zrf_search::board::{move_squares, svg_board, text_board, SvgOptions};
+use zrf_search::move_text::{read_move, Reading};
 
 fn pictures(file: &str, after: &[&str]) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
@@ -14,12 +15,24 @@ fn pictures(file: &str, after: &[&str]) -> String {
         .select(zrf::build::Selection::First)
         .interpret(&path)
         .unwrap_or_else(|e| panic!("{e}"));
+    let before_last = crate::perft::after(&engine, &after[..after.len().saturating_sub(1)]);
+    let last_move = after.last().map_or(Vec::new(), |text| {
+        let moves = engine.legal_moves(&before_last);
+        match read_move(&engine, &before_last, &moves, text) {
+            Reading::Move(i) => move_squares(&moves[i]),
+            other => panic!("{text}: {other:?}"),
+        }
+    });
     let state = crate::perft::after(&engine, after);
     let to_move = engine.to_move(&state);
+    let options = SvgOptions {
+        last_move,
+        zones: true,
+    };
     format!(
         "{}\n{}",
         text_board(&engine.tables, &state, to_move),
-        svg_board(&engine.tables, &state, to_move)
+        svg_board(&engine.tables, &state, to_move, &options)
     )
 }
 
@@ -52,4 +65,50 @@ fn explicit_positions_are_drawn_where_the_rules_put_them() {
         "{shown}"
     );
     crate::snapshot_settings().bind(|| insta::assert_snapshot!("board_positions", shown));
+}
+
+/// Ranks that two grids share label no row; pieces named by numbers get letters (a
+/// digit would read as a count); players named by colours get those colours.
+#[test]
+fn repeated_ranks_are_left_out_and_numbered_pieces_get_letters() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/boards/two-grids.zrf");
+    let engine = zrf::build::Config::new()
+        .quiet(true)
+        .interpret(&path)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let start = engine.start();
+    assert_eq!(
+        text_board(&engine.tables, &start, 0),
+        ". a\nP .\nA .\n. .\nkey: P P1, A P2 (Green in capitals, Red in small letters)\nGreen to move\n"
+    );
+    let svg = svg_board(&engine.tables, &start, 0, &SvgOptions::default());
+    assert!(!svg.contains(r#"class="rank""#), "{svg}");
+    assert!(
+        svg.contains(r##"<circle cx="20" cy="60" r="16.0" fill="#37a837""##),
+        "{svg}"
+    );
+    assert!(
+        svg.contains(r##"<circle cx="60" cy="20" r="16.0" fill="#c83737""##),
+        "{svg}"
+    );
+    assert!(!svg.contains("last-move"), "{svg}");
+    // The zones are in the drawing, hidden until asked for.
+    assert!(
+        svg.contains("<g class=\"zones\" visibility=\"hidden\">\n<rect class=\"zone\""),
+        "{svg}"
+    );
+    let shown = svg_board(
+        &engine.tables,
+        &start,
+        0,
+        &SvgOptions {
+            last_move: vec![0],
+            zones: true,
+        },
+    );
+    assert!(
+        shown.contains("<g class=\"zones\">\n<rect class=\"zone\""),
+        "{shown}"
+    );
+    assert_eq!(shown.matches("class=\"last-move\"").count(), 1, "{shown}");
 }

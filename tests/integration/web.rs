@@ -98,6 +98,13 @@ fn serve_plays_takes_back_and_saves_over_its_json_interface() {
     assert_eq!(status, 200, "{view}");
     assert_eq!(records(&view), ["1. Pawn e2 - e4"]);
     assert_eq!(view["computer_to_move"], true);
+    // The last move's two squares are highlighted; the zones hidden.
+    let svg = view["svg"].as_str().expect("svg");
+    assert_eq!(svg.matches("class=\"last-move\"").count(), 2, "{svg}");
+    assert!(
+        svg.contains("<g class=\"zones\" visibility=\"hidden\">"),
+        "{svg}"
+    );
 
     // A click from a page that has not seen the last move is refused.
     let (status, stale) = api(&agent, &base, "move?ply=0&index=0");
@@ -175,6 +182,18 @@ fn serve_plays_takes_back_and_saves_over_its_json_interface() {
         .expect("an answer")
         .status();
     assert_eq!(status.as_u16(), 404);
+    let page = agent
+        .get(&base)
+        .call()
+        .expect("the page")
+        .body_mut()
+        .read_to_string()
+        .expect("text");
+    assert!(page.contains("<title>Chess</title>"), "{page}");
+    assert!(
+        page.contains(r#"<input type="checkbox" id="zones">"#),
+        "{page}"
+    );
 }
 
 /// A program on the PATH, by any of its names.
@@ -377,6 +396,21 @@ fn the_page_plays_a_move_by_two_clicks_and_takes_it_back() {
         "the pawn is back on e2 and redo is offered"
     );
     browser.screenshot(&shots.join("web-after-undo.png"));
+
+    // A move typed in the box, as `play` reads it; the computer replies.
+    browser.run("document.getElementById('typed-move').value = 'Nf3'; return null");
+    browser.click("#typed button");
+    browser.wait_for(
+        "return document.querySelectorAll('#records li').length === 2 \
+         && !document.getElementById('status').textContent.includes('thinking')",
+        "the typed move and the reply",
+    );
+    assert_eq!(browser.run(MOVE_LIST)[0], "1. Knight g1 - f3");
+    // The zones are hidden until the box is ticked.
+    let zones_shown = "return getComputedStyle(document.querySelector('#board .zones')).visibility";
+    assert_eq!(browser.run(zones_shown), "hidden");
+    browser.click("#zones");
+    assert_eq!(browser.run(zones_shown), "visible");
     eprintln!("screenshots in {}", shots.display());
 }
 

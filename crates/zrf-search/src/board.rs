@@ -7,7 +7,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use zrf_runtime::{Kind, Piece, PlayerIx, Pos, State, Tables};
+use zrf_runtime::{Kind, Move, Piece, PlayerIx, Pos, State, Tables};
+
+/// Letters for piece types past the 26 of the Latin alphabet: they too have a small
+/// form for the second player.
+const GREEK_CAPITALS: &str = "ΓΔΘΛΞΠΣΦΨΩ";
 
 /// How each piece type is drawn: a chess glyph pair, or a letter.
 struct Glyphs {
@@ -25,17 +29,19 @@ impl Glyphs {
                 "knight" => Some('N'),
                 _ => None,
             };
+            // Letters only: a digit beside counts of seeds or stones reads as a number.
             let candidates = preferred.into_iter().chain(
                 piece
                     .name
                     .chars()
-                    .filter(char::is_ascii_alphanumeric)
+                    .filter(char::is_ascii_alphabetic)
                     .map(|c| c.to_ascii_uppercase()),
             );
             let free = candidates
                 .clone()
+                .chain('A'..='Z')
+                .chain(GREEK_CAPITALS.chars())
                 .find(|c| !letters.contains(c))
-                .or_else(|| ('A'..='Z').find(|c| !letters.contains(c)))
                 .unwrap_or('?');
             letters.push(free);
         }
@@ -66,8 +72,8 @@ impl Glyphs {
                 let letter = self.letters.get(kind).copied().unwrap_or('?');
                 match piece.owner {
                     0 => letter.to_string(),
-                    1 => letter.to_ascii_lowercase().to_string(),
-                    n => format!("{}{n}", letter.to_ascii_lowercase()),
+                    1 => letter.to_lowercase().to_string(),
+                    n => format!("{}{n}", letter.to_lowercase()),
                 }
             }
         }
@@ -171,6 +177,11 @@ fn shared_label<'t>(names: impl Iterator<Item = &'t str>, first_char: bool) -> S
     }
 }
 
+fn all_different(labels: &[String]) -> bool {
+    let mut seen = std::collections::BTreeSet::new();
+    labels.iter().all(|l| seen.insert(l))
+}
+
 /// The names along a grid board's edges: ranks beside each row (numbers or single
 /// letters, or none), and files under each column when every column has a one-letter
 /// file and the rows have ranks.
@@ -192,9 +203,10 @@ impl EdgeLabels {
             .map(|names| shared_label(names.iter().copied(), false))
             .collect();
         // Ranks are numbers or single letters; anything else is not a rank.
+        // A label on two rows names neither (two boards side by side, hex rows).
         let ranks = rows.iter().all(|l| {
             !l.is_empty() && (l.chars().all(|c| c.is_ascii_digit()) || l.chars().count() == 1)
-        });
+        }) && all_different(&rows);
         if !ranks {
             rows.iter_mut().for_each(String::clear);
         }
@@ -202,7 +214,8 @@ impl EdgeLabels {
             .iter()
             .map(|names| shared_label(names.iter().copied(), true))
             .collect();
-        let files = ranks && columns.iter().all(|c| c.chars().count() == 1);
+        let files =
+            ranks && columns.iter().all(|c| c.chars().count() == 1) && all_different(&columns);
         EdgeLabels {
             rows,
             columns: files.then_some(columns),
@@ -244,7 +257,10 @@ pub fn text_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
             .max()
             .unwrap_or(0);
         for (row, cells) in grid.iter().enumerate() {
-            let mut line = format!("{:>margin$} ", row_labels[row]);
+            let mut line = match margin {
+                0 => String::new(),
+                _ => format!("{:>margin$} ", row_labels[row]),
+            };
             for cell in cells {
                 let mark = cell.as_deref().unwrap_or(" ");
                 let _ = write!(line, "{mark:<width$}");
@@ -253,7 +269,10 @@ pub fn text_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
             text.push('\n');
         }
         if let Some(columns) = &labels.columns {
-            let mut line = format!("{:>margin$} ", "");
+            let mut line = match margin {
+                0 => String::new(),
+                _ => format!("{:>margin$} ", ""),
+            };
             for column in columns {
                 let _ = write!(line, "{column:<width$}");
             }
@@ -288,6 +307,57 @@ pub fn text_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
     text
 }
 
+/// What an SVG drawing shows besides the position.
+#[derive(Clone, Debug, Default)]
+pub struct SvgOptions {
+    /// The squares the last move touched ([`move_squares`]), highlighted.
+    pub last_move: Vec<Pos>,
+    /// Whether the zones' outlines are shown. They are always drawn (class `zones`),
+    /// hidden unless asked for: on most boards they read as noise, and a page can show
+    /// them with CSS (`.zones { visibility: visible }`).
+    pub zones: bool,
+}
+
+/// The squares a move touches: where its piece starts and where each step arrives.
+pub fn move_squares(mv: &Move) -> Vec<Pos> {
+    let start = mv.steps.first().and_then(|s| s.from);
+    start
+        .into_iter()
+        .chain(mv.steps.iter().map(|s| s.to))
+        .collect()
+}
+
+/// Fill and ink of pieces of players named by a colour (`Green`, `Red`).
+fn named_colour(name: &str) -> Option<(&'static str, &'static str)> {
+    Some(match name.to_ascii_lowercase().as_str() {
+        "white" => ("#f8f8f0", "#202020"),
+        "black" => ("#303030", "#f8f8f0"),
+        "red" => ("#c83737", "#ffffff"),
+        "blue" => ("#3771c8", "#ffffff"),
+        "green" => ("#37a837", "#ffffff"),
+        "yellow" => ("#e8d030", "#202020"),
+        "orange" => ("#e88a20", "#202020"),
+        "purple" | "violet" => ("#7f3fbf", "#ffffff"),
+        "brown" => ("#8b5a2b", "#ffffff"),
+        "gray" | "grey" | "silver" => ("#a0a0a0", "#202020"),
+        "gold" => ("#d4af37", "#202020"),
+        "pink" => ("#f0a0c0", "#202020"),
+        "cyan" => ("#40c0d0", "#202020"),
+        _ => return None,
+    })
+}
+
+/// Fill and ink of each player's pieces: the colour a player's name names, else the
+/// next of [`PLAYER_COLOURS`] in player order.
+fn player_colours(tables: &Tables) -> Vec<(&'static str, &'static str)> {
+    (0..tables.players.len())
+        .map(|p| {
+            named_colour(&tables.players[p].name)
+                .unwrap_or(PLAYER_COLOURS[p % PLAYER_COLOURS.len()])
+        })
+        .collect()
+}
+
 /// Fill colours of the players' pieces, in player order (then repeating).
 const PLAYER_COLOURS: [(&str, &str); 6] = [
     ("#f8f8f0", "#202020"),
@@ -299,10 +369,16 @@ const PLAYER_COLOURS: [(&str, &str); 6] = [
 ];
 
 /// The position as an SVG drawing: every position's rectangle (its name shown on
-/// hover), the zones as outlines, the links of boards that are not plain chequers,
-/// ranks and files on the edges, the pieces as discs in their owner's colour with
-/// their letter or chess glyph, and the pieces off the board listed below.
-pub fn svg_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
+/// hover), the last move's squares highlighted, the zones as outlines (shown when
+/// asked for), the links of boards that are not plain chequers, ranks and files on the
+/// edges, the pieces as discs in their owner's colour with their letter or chess
+/// glyph, and the pieces off the board listed below.
+pub fn svg_board(
+    tables: &Tables,
+    state: &State,
+    to_move: PlayerIx,
+    options: &SvgOptions,
+) -> String {
     let glyphs = Glyphs::new(tables);
     let layout = Layout::new(tables);
     let drawn: Vec<DrawnCell> = layout
@@ -356,14 +432,35 @@ pub fn svg_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
             name = escape(&tables.positions[pos as usize])
         );
     }
+    for &(pos, [l, t, r, b], _, _) in &drawn {
+        if options.last_move.contains(&pos) {
+            let _ = writeln!(
+                svg,
+                r##"<rect class="last-move" x="{l}" y="{t}" width="{}" height="{}" fill="#f6e05e" fill-opacity="0.55" pointer-events="none"/>"##,
+                r - l,
+                b - t
+            );
+        }
+    }
+    let hidden = if options.zones {
+        ""
+    } else {
+        r#" visibility="hidden""#
+    };
+    let _ = writeln!(svg, r#"<g class="zones"{hidden}>"#);
     draw_zones(&mut svg, tables, &drawn);
+    svg.push_str("</g>\n");
     if !chequered {
         draw_links(&mut svg, tables, &drawn);
     }
     draw_edge_labels(&mut svg, &labels, &drawn, left - 4, bottom + 16);
+    let colours = player_colours(tables);
     for &(pos, [l, t, r, b], _, _) in &drawn {
         let Some(piece) = state.at(pos) else { continue };
-        let (fill, ink) = PLAYER_COLOURS[piece.owner as usize % PLAYER_COLOURS.len()];
+        let (fill, ink) = colours
+            .get(piece.owner as usize)
+            .copied()
+            .unwrap_or(PLAYER_COLOURS[0]);
         let (cx, cy) = (f64::from(l + r) / 2.0, f64::from(t + b) / 2.0);
         let radius = f64::from((r - l).min(b - t)) * 0.4;
         let _ = writeln!(
@@ -525,7 +622,7 @@ fn draw_edge_labels(
 }
 
 /// Text safe inside SVG elements and attributes; control characters dropped.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -11,11 +11,11 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response, Server};
-use zrf_runtime::{Engine, Game, Move, PlayerIx, State, Templates};
+use zrf_runtime::{Engine, Game, Move, PlayerIx, Pos, State, Templates};
 
 use crate::ai::{Ai, Algorithm, Settings};
 use crate::alphabeta::Limits;
-use crate::board::{about_text, svg_board};
+use crate::board::{about_text, move_squares, svg_board, SvgOptions};
 use crate::move_text::{read_move, Reading};
 
 const PAGE: &str = include_str!("page.html");
@@ -48,11 +48,13 @@ pub trait Table {
     fn ply(&self) -> usize;
 }
 
-/// A turn played: the position before it, the records before it, its move's index.
+/// A turn played: the position before it, the records before it, its move's index,
+/// the squares it touched (highlighted on the board).
 struct Played {
     before: State,
     records: usize,
     index: usize,
+    squares: Vec<Pos>,
 }
 
 /// [`Table`] for an engine of the runtime.
@@ -108,12 +110,14 @@ impl<T: Templates> Session<T> {
             &self.state,
             mv,
         ));
+        let squares = move_squares(mv);
         let next = self.engine.play(&self.state, mv);
         let before = std::mem::replace(&mut self.state, next);
         self.played.push(Played {
             before,
             records: count,
             index,
+            squares,
         });
         self.moves = self.engine.legal_moves(&self.state);
     }
@@ -164,7 +168,10 @@ impl<T: Templates> Table for Session<T> {
             "computer_to_move": over.is_none() && self.is_computer(to_move),
             "over": over,
             "ply": self.played.len(),
-            "svg": svg_board(tables, &self.state, to_move),
+            "svg": svg_board(tables, &self.state, to_move, &SvgOptions {
+                last_move: self.played.last().map(|p| p.squares.clone()).unwrap_or_default(),
+                zones: false,
+            }),
             "moves": moves,
             "records": self.records,
             "can_undo": !self.played.is_empty(),
@@ -416,7 +423,15 @@ fn answer(
     };
     let posted = *request.method() == Method::Post;
     let result: Result<(), String> = match (request.method(), path) {
-        (Method::Get, "/") => return reply(PAGE, "text/html; charset=utf-8", 200),
+        (Method::Get, "/") => {
+            // The title is there before the script runs (tabs, bookmarks, history).
+            let title = site.variants.get(*current).map_or("zrf", |v| v.as_str());
+            let page = PAGE.replace(
+                "<title>zrf</title>",
+                &format!("<title>{}</title>", crate::board::escape(title)),
+            );
+            return reply(&page, "text/html; charset=utf-8", 200);
+        }
         (Method::Get, "/game.zsg") => {
             let mut response = reply(&table.saved_game(), "application/octet-stream", 200);
             let name = format!(
