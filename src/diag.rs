@@ -182,9 +182,29 @@ impl std::fmt::Debug for Report {
     }
 }
 
-/// A message fit for a terminal: names from rules files may hold escape sequences.
+/// Most characters of one message, label or note shown: a message quoting a saved
+/// game's 10 MB record, or a name of a million characters, is cut here, in every
+/// renderer (human, one-line and JSON).
+const LONGEST_TEXT_SHOWN: usize = 500;
+
+/// `text` cut to [`LONGEST_TEXT_SHOWN`] characters, saying how many more there were.
+pub fn capped(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(LONGEST_TEXT_SHOWN) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((cut, _)) => {
+            let more = text[cut..].chars().count();
+            std::borrow::Cow::Owned(format!(
+                "{}… ({more} more characters not shown)",
+                &text[..cut]
+            ))
+        }
+    }
+}
+
+/// A message fit for a terminal: names from rules files may hold escape sequences, and
+/// texts quoted from the input may be any length.
 fn printable(text: &str) -> String {
-    zrf_runtime::printable(text).into_owned()
+    zrf_runtime::printable(&capped(text)).into_owned()
 }
 
 /// `file:line:column: severity[code]: message` (no location when the diagnostic has
@@ -368,7 +388,7 @@ pub fn to_json(sources: &SourceMap, diagnostic: &Diagnostic) -> serde_json::Valu
         .iter()
         .map(|label| {
             let mut value = span_json(label.span);
-            value["message"] = json!(label.message);
+            value["message"] = json!(capped(&label.message));
             value["primary"] = json!(label.primary);
             value
         })
@@ -377,11 +397,11 @@ pub fn to_json(sources: &SourceMap, diagnostic: &Diagnostic) -> serde_json::Valu
     json!({
         "severity": diagnostic.severity.as_str(),
         "code": diagnostic.code,
-        "message": diagnostic.message,
+        "message": capped(&diagnostic.message),
         "file": primary.as_ref().map(|p| p["file"].clone()),
         "span": primary,
         "labels": labels,
-        "notes": diagnostic.notes,
-        "help": diagnostic.help,
+        "notes": diagnostic.notes.iter().map(|n| capped(n)).collect::<Vec<_>>(),
+        "help": diagnostic.help.as_deref().map(capped),
     })
 }

@@ -134,7 +134,7 @@ impl SourceFile {
         self.shown.get_or_init(|| {
             let unsafe_char = |c: char| {
                 (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
-                    || zrf_runtime::reorders_text(c)
+                    || zrf_runtime::misleads_on_screen(c)
             };
             if !self.text.chars().any(unsafe_char) {
                 return self.text.clone();

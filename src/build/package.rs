@@ -151,7 +151,7 @@ fn toml_string(text: &str) -> String {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if c.is_control() || crate::codegen::reorders_text(c) => {
+            c if c.is_control() || crate::codegen::misleads_on_screen(c) => {
                 out.push_str(&format!("\\u{:04X}", c as u32))
             }
             c => out.push(c),

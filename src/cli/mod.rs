@@ -22,6 +22,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use zrf_runtime::{printable, printable_lines};
 use zrf_search::{Algorithm, Limits, MatchOptions, Settings};
 
 use crate::diag::{self, Diagnostic};
@@ -888,11 +889,13 @@ fn parse_command(
     for parsed in &loaded.files {
         let source = sources.file(parsed.file);
         let _ = if tree {
-            writeln!(stdout, "; {}", source.name())
-                .and_then(|()| write!(stdout, "{}", syntax::to_tree_dump(&sources, &parsed.forms)))
+            let dump = syntax::to_tree_dump(&sources, &parsed.forms);
+            writeln!(stdout, "; {}", printable(source.name()))
+                .and_then(|()| write!(stdout, "{}", printable_lines(&dump)))
         } else if print {
-            writeln!(stdout, "; {}", source.name())
-                .and_then(|()| write!(stdout, "{}", syntax::to_zrf(&parsed.forms)))
+            let text = syntax::to_zrf(&parsed.forms);
+            writeln!(stdout, "; {}", printable(source.name()))
+                .and_then(|()| write!(stdout, "{}", printable_lines(&text)))
         } else {
             let nodes: usize = parsed.forms.iter().map(syntax::Node::count).sum();
             let heads = pipeline::form_heads(&parsed.forms);
@@ -978,7 +981,7 @@ fn print_titles(expanded: &Expanded) {
             ""
         };
         let default = if game.default { "  (default)" } else { "" };
-        let title = zrf_runtime::printable(title);
+        let title = printable(title);
         let _ = writeln!(stdout, "{indent}{title}{default}");
     }
 }
@@ -1090,7 +1093,11 @@ fn expand_command(
             }
         },
     };
-    let _ = io::stdout().lock().write_all(text.as_bytes());
+    // Control characters of the rules' strings are shown escaped, not sent on to the
+    // terminal.
+    let _ = io::stdout()
+        .lock()
+        .write_all(printable_lines(&text).as_bytes());
     exit_code(&front_end.diagnostics)
 }
 
@@ -1104,7 +1111,9 @@ fn ir_command(
         run_front_end(file, options, color, false).and_then(|f| choose_game(file, f, variant));
     match chosen.map(|g| g.game) {
         Ok(Some(game)) => {
-            let _ = io::stdout().lock().write_all(ir::dump(&game).as_bytes());
+            let _ = io::stdout()
+                .lock()
+                .write_all(printable_lines(&ir::dump(&game)).as_bytes());
             0
         }
         Ok(None) => 1,

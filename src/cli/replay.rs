@@ -326,8 +326,8 @@ fn json_report(prepared: &Prepared, report: &Replay) -> serde_json::Value {
         let record = &prepared.saved.records[d.record];
         serde_json::json!({
             "record": d.record + 1,
-            "text": zsg::record_text(&record.kind),
-            "reason": d.reason,
+            "text": crate::diag::capped(&zsg::record_text(&record.kind)),
+            "reason": crate::diag::capped(&d.reason),
             "board": d.board,
             "candidates": d.candidates,
             "closest": d.closest.as_ref().map(|(text, differences)| serde_json::json!({

@@ -18,7 +18,7 @@ use crate::lower::{self, PieceTemplates, Program, TablesError, TemplateUse};
 use crate::source::SourceMap;
 
 pub use names::{sanitise, Case, Namer};
-pub use writer::reorders_text;
+pub use writer::misleads_on_screen;
 use writer::{comment_text, string_literal, RustWriter};
 
 /// Settings of the generator.

@@ -91,14 +91,14 @@ pub fn comment_text(text: &str) -> String {
     for c in text.chars() {
         match c {
             c if c.is_control() => out.push(' '),
-            c if reorders_text(c) => out.push_str(&c.escape_unicode().to_string()),
+            c if misleads_on_screen(c) => out.push_str(&c.escape_unicode().to_string()),
             c => out.push(c),
         }
     }
     out
 }
 
-pub use zrf_runtime::reorders_text;
+pub use zrf_runtime::misleads_on_screen;
 
 /// A Rust string literal with the same contents, whatever `text` holds.
 pub fn string_literal(text: &str) -> String {

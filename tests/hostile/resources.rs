@@ -133,6 +133,43 @@ fn a_megabyte_on_one_line_is_reported_briefly() {
     );
 }
 
+/// A saved game's record of 10 MB, unreadable or naming no position, is quoted in
+/// part: the long-line cap covers every message, the JSON report's too.
+#[test]
+fn a_ten_megabyte_record_is_quoted_in_part() {
+    let rules = game("");
+    let header =
+        "Zillions Save Game File Version 0.02 HC\r\nRulesFile=game.zrf\r\nVariantName=Hostile\r\n";
+    let unreadable = format!("{header}1. Pawn a1 - a2 {}\r\n", "x".repeat(10_000_000));
+    let unknown = format!("{header}1. Pawn a1 - {}\r\n", "e".repeat(10_000_000));
+    let dir = folder(&[
+        ("game.zrf", &rules),
+        ("unreadable.zsg", &unreadable),
+        ("unknown.zsg", &unknown),
+    ]);
+    let ran = zrfc(dir.path(), &["replay", "unreadable.zsg"]);
+    ran.expect(1, "more characters not shown)");
+    assert!(
+        ran.stderr.len() < 5_000,
+        "{} bytes of stderr",
+        ran.stderr.len()
+    );
+    for args in [
+        &["replay", "unknown.zsg"][..],
+        &["replay", "unknown.zsg", "--json"],
+    ] {
+        let ran = zrfc(dir.path(), args);
+        assert_eq!(ran.code, Some(1), "{args:?}: {}", ran.stderr_head());
+        let shown = ran.stdout.len() + ran.stderr.len();
+        assert!(shown < 5_000, "{args:?}: {shown} bytes shown");
+        assert!(
+            format!("{}{}", ran.stdout, ran.stderr).contains("more characters not shown)"),
+            "{args:?}: {}",
+            ran.stderr_head()
+        );
+    }
+}
+
 /// Issue 28 item 4: a long game (two pieces running round rings of 997 and 991
 /// squares never repeat a position) plays, saves and replays in linear time and
 /// bounded memory: no state per turn is kept when nobody can take moves back, and

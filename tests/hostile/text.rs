@@ -30,6 +30,15 @@ fn control_characters_reach_terminals_only_escaped() {
     let checked = zrfc(dir.path(), &["check", "hostile.zrf", "--list"]);
     checked.expect(1, "error[E0401]");
     clean(&checked);
+    // The file printed back, before and after expansion, shows them escaped too.
+    let printed = zrfc(dir.path(), &["parse", "hostile.zrf", "--print"]);
+    assert_eq!(printed.code, Some(0), "{}", printed.stderr_head());
+    clean(&printed);
+    assert!(
+        printed.stdout.contains("ansi \\u{1b}[2J"),
+        "{}",
+        printed.stdout
+    );
 
     let fixed = text.replacen(&format!("(bad-section {esc}x)"), "", 1);
     std::fs::write(dir.path().join("hostile.zrf"), fixed).expect("rules");
@@ -38,6 +47,8 @@ fn control_characters_reach_terminals_only_escaped() {
         &["perft", "hostile.zrf", "--depth", "1"],
         &["check", "hostile.zrf", "--list"],
         &["eval", "hostile.zrf"],
+        &["expand", "hostile.zrf"],
+        &["ir", "hostile.zrf"],
     ] {
         let ran = zrfc(dir.path(), args);
         assert_eq!(ran.code, Some(0), "{args:?}: {}", ran.stderr_head());
@@ -50,4 +61,27 @@ fn control_characters_reach_terminals_only_escaped() {
         "{}",
         info.stdout
     );
+}
+
+/// Line and paragraph separators (U+2028, U+2029), which editors show as line breaks,
+/// stay out of generated comments and the package description, escaped.
+#[test]
+fn line_separators_in_titles_are_escaped_in_generated_code() {
+    let text = game("").replacen(
+        "(title \"Hostile\")",
+        "(title \"One\u{2028}Two\u{2029}\")",
+        1,
+    );
+    let dir = folder(&[("hostile.zrf", &text)]);
+    let built = zrfc(dir.path(), &["build", "hostile.zrf", "-o", "engine"]);
+    assert_eq!(built.code, Some(0), "{}", built.stderr_head());
+    for file in ["engine/src/lib.rs", "engine/Cargo.toml"] {
+        let generated = std::fs::read_to_string(dir.path().join(file)).expect("generated");
+        assert!(
+            !generated.contains('\u{2028}') && !generated.contains('\u{2029}'),
+            "{file}: {generated}"
+        );
+    }
+    let lib = std::fs::read_to_string(dir.path().join("engine/src/lib.rs")).expect("lib.rs");
+    assert!(lib.contains("// game: One\\u{2028}Two\\u{2029}\n"), "{lib}");
 }

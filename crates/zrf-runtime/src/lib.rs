@@ -36,7 +36,10 @@ mod tests;
 mod turn;
 
 pub use engine::{AttackGuard, Attackers, Engine, Game, Gen, MoveTraits, Outcome, Templates};
-pub use notation::{notation, printable, reorders_text, saved_game, step_notation, turn_records};
+pub use notation::{
+    misleads_on_screen, notation, printable, printable_lines, saved_game, step_notation,
+    turn_records,
+};
 pub use random::{mix, Fnv1a, SplitMix64, Zobrist};
 pub use reach::{Reach, ReachToward};
 pub use run::{

@@ -169,18 +169,33 @@ pub fn saved_game(
     text
 }
 
-/// Whether `c` reorders the text around it when shown (the bidirectional controls a
-/// name could use to look like something else).
-pub fn reorders_text(c: char) -> bool {
-    matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+/// Whether `c` makes shown text other than it reads: the bidirectional controls a
+/// name could use to look like something else, and the line and paragraph separators
+/// (U+2028, U+2029) that editors show as line breaks.
+pub fn misleads_on_screen(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}'
+    )
 }
 
 /// `text` fit for a terminal: control characters other than line breaks and tabs (an
-/// escape sequence could move the cursor, recolour or retitle the terminal) and
-/// bidirectional controls are shown as `\u{..}` escapes. Rules files name their games,
-/// pieces and players as they like; this is how those names are printed.
+/// escape sequence could move the cursor, recolour or retitle the terminal) and the
+/// characters that [mislead on screen](misleads_on_screen) are shown as `\u{..}`
+/// escapes. Rules files name their games, pieces and players as they like; this is how
+/// those names are printed.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    let unsafe_char = |c: char| (c.is_control() && !matches!(c, '\n' | '\t')) || reorders_text(c);
+    escaped(text, &['\n', '\t'])
+}
+
+/// [`printable`] for whole files, whose lines may end in CR LF: a carriage return is
+/// kept too.
+pub fn printable_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    escaped(text, &['\n', '\t', '\r'])
+}
+
+fn escaped<'t>(text: &'t str, kept: &[char]) -> std::borrow::Cow<'t, str> {
+    let unsafe_char = |c: char| (c.is_control() && !kept.contains(&c)) || misleads_on_screen(c);
     if !text.chars().any(unsafe_char) {
         return std::borrow::Cow::Borrowed(text);
     }
