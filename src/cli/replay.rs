@@ -15,7 +15,7 @@ use crate::diag::Diagnostic;
 use crate::frontend::{self, FrontEndOptions};
 use crate::interp;
 use crate::source::{read_limited, FileId, SourceMap, MAX_FILE_BYTES};
-use crate::zsg::{self, Replay, SavedGame};
+use crate::zsg::{self, Replay};
 
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
@@ -35,11 +35,12 @@ pub struct ReplayArgs {
     front_end: FrontEndArgs,
 }
 
-/// A saved game ready to replay: the file, the rules it names, and their engine.
+/// A saved game ready to replay: the file (its records checked, counted and read again
+/// one at a time as they are replayed), the rules it names, and their engine.
 struct Prepared {
     sources: SourceMap,
     file: FileId,
-    saved: SavedGame,
+    records: usize,
     rules: PathBuf,
     title: String,
     engine: interp::Interpreted,
@@ -85,11 +86,17 @@ fn prepare(
         }
     };
     let file = sources.add(path.display().to_string(), bytes);
-    let (header, errors) = zsg::parse(file, sources.file(file), None);
-    let Some(header) = header else {
-        let diagnostics = errors.iter().map(|e| e.to_diagnostic()).collect();
-        let message = format!("{} is not a saved game", path.display());
-        return Err(fail("zsg-error", message, sources, diagnostics));
+    let header = match zsg::parse_header(file, sources.file(file)) {
+        Ok(header) => header,
+        Err(error) => {
+            let message = format!("{} is not a saved game", path.display());
+            return Err(fail(
+                "zsg-error",
+                message,
+                sources,
+                vec![error.to_diagnostic()],
+            ));
+        }
     };
     let rules = match rules {
         Some(rules) => rules.to_path_buf(),
@@ -166,22 +173,53 @@ fn prepare(
         Err(err) => return Err(fail("interp-error", err.to_string(), sources, Vec::new())),
     };
     let players = engine.tables.player_names();
-    let (saved, errors) = zsg::parse(file, sources.file(file), Some(&players));
-    match saved {
-        Some(saved) if errors.is_empty() => Ok(Prepared {
+    let (records, errors) = check_records(file, &sources, Some(&players));
+    match errors.is_empty() {
+        true => Ok(Prepared {
             sources,
             file,
-            saved,
+            records,
             rules,
             title: chosen.title,
             engine,
         }),
-        _ => {
-            let diagnostics = errors.iter().map(|e| e.to_diagnostic()).collect();
+        false => {
             let message = format!("{} is malformed", path.display());
-            Err(fail("zsg-error", message, sources, diagnostics))
+            Err(fail("zsg-error", message, sources, errors))
         }
     }
+}
+
+/// Most malformed records reported of one saved game; the rest are counted.
+const MOST_RECORD_ERRORS: usize = 100;
+
+/// Reads every record once, keeping none: how many there are, and what is wrong with
+/// the malformed ones.
+fn check_records(
+    file: FileId,
+    sources: &SourceMap,
+    players: Option<&[String]>,
+) -> (usize, Vec<Diagnostic>) {
+    let (mut count, mut malformed) = (0, 0);
+    let mut errors = Vec::new();
+    for record in zsg::records(file, sources.file(file), players) {
+        match record {
+            Ok(_) => count += 1,
+            Err(error) => {
+                malformed += 1;
+                if errors.len() < MOST_RECORD_ERRORS {
+                    errors.push(error.to_diagnostic());
+                }
+            }
+        }
+    }
+    if malformed > errors.len() {
+        errors.push(Diagnostic::error(
+            "E0501",
+            format!("{} more malformed records", malformed - errors.len()),
+        ));
+    }
+    (count, errors)
 }
 
 /// The rules file a header names: by file name, ignoring case, next to the saved game
@@ -229,7 +267,7 @@ pub fn replay(args: &ReplayArgs, color: ColorChoice) -> u8 {
             };
         }
     };
-    let report = zsg::replay(&prepared.engine, &prepared.saved);
+    let report = replay_prepared(&prepared);
     if args.json {
         let json = json_report(&prepared, &report);
         let _ = writeln!(io::stdout().lock(), "{json:#}");
@@ -237,6 +275,15 @@ pub fn replay(args: &ReplayArgs, color: ColorChoice) -> u8 {
         text_report(&prepared, &report, color);
     }
     u8::from(report.divergence.is_some())
+}
+
+/// Replays the prepared game's records as they are read again from its text.
+fn replay_prepared(prepared: &Prepared) -> Replay {
+    let players = prepared.engine.tables.player_names();
+    let source = prepared.sources.file(prepared.file);
+    // The records were checked when prepared: every one reads.
+    let records = zsg::records(prepared.file, source, Some(&players)).filter_map(Result::ok);
+    zsg::replay_records(&prepared.engine, records, prepared.records)
 }
 
 fn text_report(prepared: &Prepared, report: &Replay, color: ColorChoice) {
@@ -249,12 +296,11 @@ fn text_report(prepared: &Prepared, report: &Replay, color: ColorChoice) {
         prepared.title
     );
     if let Some(divergence) = &report.divergence {
-        let record = &prepared.saved.records[divergence.record];
         let mut diagnostic = Diagnostic::error(
             "E0502",
             format!("record {} cannot be replayed", divergence.record + 1),
         )
-        .primary(record.span, divergence.reason.clone());
+        .primary(divergence.span, divergence.reason.clone());
         diagnostic = diagnostic.note(format!(
             "the position before it:\n{}",
             indent(&divergence.board)
@@ -323,10 +369,9 @@ fn summary_line(report: &Replay, tables: &zrf_runtime::Tables) -> String {
 fn json_report(prepared: &Prepared, report: &Replay) -> serde_json::Value {
     let tables = &prepared.engine.tables;
     let divergence = report.divergence.as_ref().map(|d| {
-        let record = &prepared.saved.records[d.record];
         serde_json::json!({
             "record": d.record + 1,
-            "text": crate::diag::capped(&zsg::record_text(&record.kind)),
+            "text": crate::diag::capped(&d.text),
             "reason": crate::diag::capped(&d.reason),
             "board": d.board,
             "candidates": d.candidates,
@@ -435,11 +480,12 @@ fn replay_row(row: &IndexRow, args: &CorpusReplayArgs, options: &FrontEndOptions
         };
         let mut sources = SourceMap::new();
         let file = sources.add(row.zsg.clone(), bytes);
-        let (saved, errors) = zsg::parse(file, sources.file(file), None);
-        return match saved {
-            Some(saved) if errors.is_empty() => outcome(
+        let header = zsg::parse_header(file, sources.file(file));
+        let (records, errors) = check_records(file, &sources, None);
+        return match header {
+            Ok(_) if errors.is_empty() => outcome(
                 "parsed".into(),
-                format!("  {} records ({})", saved.records.len(), row.scope),
+                format!("  {records} records ({})", row.scope),
             ),
             _ => outcome("zsg-error".into(), String::new()),
         };
@@ -459,7 +505,7 @@ fn replay_row(row: &IndexRow, args: &CorpusReplayArgs, options: &FrontEndOptions
         // differently from any title in the rules they were recorded with.
         let edited = row.flags.split(' ').any(|f| f == "header-edited");
         prepare(&path, Some(&rules), Some(&row.variant), edited, &options)
-            .map(|prepared| zsg::replay(&prepared.engine, &prepared.saved))
+            .map(|prepared| replay_prepared(&prepared))
     }));
     match result {
         Err(_) => outcome("panic".into(), String::new()),

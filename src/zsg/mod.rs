@@ -10,7 +10,7 @@
 
 mod replay;
 
-pub use replay::{replay, turn_round_trips, Divergence, Replay};
+pub use replay::{replay, replay_records, turn_round_trips, Divergence, Replay};
 
 use crate::diag::Diagnostic;
 use crate::source::{FileId, SourceFile, Span};
@@ -103,87 +103,113 @@ impl ZsgError {
 
 const KEYWORDS: [&str; 4] = ["x", "=", "flip", "@"];
 
-/// Reads a saved game. `players`, when known (from the rules file), tells where a list
-/// of positions after `on` ends and a create begins; without it, positions run to the
-/// next keyword. Every malformed line is reported; well-formed lines are kept.
+/// A saved game's three header lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// One letter per player: `H` human, `C` computer.
+    pub seats: String,
+    pub rules_file: String,
+    pub variant: String,
+}
+
+/// The lines of a saved game's text: each line's decoded offset and text without its
+/// line end, read as asked for (a file of a million records is never split up front).
+fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split_inclusive('\n').scan(0usize, |offset, raw| {
+        let start = *offset;
+        *offset += raw.len();
+        Some((start, raw.trim_end_matches(['\n', '\r'])))
+    })
+}
+
+/// Reads a saved game's header; `Err` is what is wrong with it.
+pub fn parse_header(file: FileId, source: &SourceFile) -> Result<Header, ZsgError> {
+    let text = source.text();
+    let mut header = lines(text).take(3);
+    let mut next = |expected: &'static str, line: usize| {
+        let (start, words) = header.next().unwrap_or((text.len(), ""));
+        let error = move || ZsgError {
+            span: original_span(file, source, start, start + words.len()),
+            message: format!("header line {}", line + 1),
+            expected,
+        };
+        (words, error)
+    };
+    let (first, error) = next("`Zillions Save Game File Version 0.02` and H/C letters", 0);
+    let seats = match first.strip_prefix(MAGIC) {
+        Some(rest) if rest.starts_with(' ') && rest[1..].chars().all(|c| c == 'H' || c == 'C') => {
+            rest[1..].to_string()
+        }
+        _ => return Err(error()),
+    };
+    let (second, error) = next("`RulesFile=` and a file name", 1);
+    let rules_file = second.strip_prefix("RulesFile=").ok_or_else(error)?;
+    let (third, error) = next("`VariantName=` and a title", 2);
+    let variant = third.strip_prefix("VariantName=").ok_or_else(error)?;
+    Ok(Header {
+        seats,
+        rules_file: rules_file.to_string(),
+        variant: variant.to_string(),
+    })
+}
+
+/// The span in the file of decoded offsets `start..end`.
+fn original_span(file: FileId, source: &SourceFile, start: usize, end: usize) -> Span {
+    let (start, end) = (source.original_offset(start), source.original_offset(end));
+    Span::new(file, start as usize, end as usize)
+}
+
+/// The records after the header, each read when asked for: a record, or what is wrong
+/// with its line. `players`, when known (from the rules file), tells where a list of
+/// positions after `on` ends and a create begins; without it, positions run to the
+/// next keyword.
+pub fn records<'s>(
+    file: FileId,
+    source: &'s SourceFile,
+    players: Option<&'s [String]>,
+) -> impl Iterator<Item = Result<Record, ZsgError>> + 's {
+    lines(source.text())
+        .skip(3)
+        .filter(|(_, line)| !line.is_empty())
+        .map(move |(start, line)| match parse_record(line, players) {
+            Ok(kind) => Ok(Record {
+                span: original_span(file, source, start, start + line.len()),
+                kind,
+            }),
+            Err((at, expected)) => {
+                let at = start + at.min(line.len());
+                Err(ZsgError {
+                    span: original_span(file, source, at, (at + 1).min(start + line.len()).max(at)),
+                    message: format!("record {:?}", line),
+                    expected,
+                })
+            }
+        })
+}
+
+/// Reads a whole saved game into memory: the header, then every well-formed record,
+/// and every malformed line reported. See [`records`] for `players`.
 pub fn parse(
     file: FileId,
     source: &SourceFile,
     players: Option<&[String]>,
 ) -> (Option<SavedGame>, Vec<ZsgError>) {
-    let text = source.text();
-    let mut lines = Vec::new();
-    let mut offset = 0usize;
-    for raw in text.split_inclusive('\n') {
-        let line = raw.trim_end_matches(['\n', '\r']);
-        lines.push((offset, line));
-        offset += raw.len();
-    }
-    // Offsets above are into the decoded text; spans are offsets into the file.
-    let span = |start: usize, end: usize| {
-        let (start, end) = (source.original_offset(start), source.original_offset(end));
-        Span::new(file, start as usize, end as usize)
+    let header = match parse_header(file, source) {
+        Ok(header) => header,
+        Err(error) => return (None, vec![error]),
     };
-    let mut errors = Vec::new();
-    let header_error = |line: usize, expected: &'static str, errors: &mut Vec<ZsgError>| {
-        let (start, text) = lines.get(line).copied().unwrap_or((offset, ""));
-        errors.push(ZsgError {
-            span: span(start, start + text.len()),
-            message: format!("header line {}", line + 1),
-            expected,
-        });
-    };
-    let seats = match lines.first().and_then(|(_, l)| l.strip_prefix(MAGIC)) {
-        Some(rest) if rest.starts_with(' ') && rest[1..].chars().all(|c| c == 'H' || c == 'C') => {
-            rest[1..].to_string()
-        }
-        _ => {
-            header_error(
-                0,
-                "`Zillions Save Game File Version 0.02` and H/C letters",
-                &mut errors,
-            );
-            return (None, errors);
-        }
-    };
-    let Some(rules_file) = lines.get(1).and_then(|(_, l)| l.strip_prefix("RulesFile=")) else {
-        header_error(1, "`RulesFile=` and a file name", &mut errors);
-        return (None, errors);
-    };
-    let Some(variant) = lines
-        .get(2)
-        .and_then(|(_, l)| l.strip_prefix("VariantName="))
-    else {
-        header_error(2, "`VariantName=` and a title", &mut errors);
-        return (None, errors);
-    };
-    let mut records = Vec::new();
-    for &(start, line) in lines.iter().skip(3) {
-        if line.is_empty() {
-            continue;
-        }
-        match parse_record(line, players) {
-            Ok(kind) => records.push(Record {
-                span: span(start, start + line.len()),
-                kind,
-            }),
-            Err((at, expected)) => {
-                let at = start + at.min(line.len());
-                errors.push(ZsgError {
-                    span: span(at, (at + 1).min(start + line.len()).max(at)),
-                    message: format!("record {:?}", line),
-                    expected,
-                });
-            }
-        }
-    }
+    let (records, errors): (Vec<_>, Vec<_>) =
+        records(file, source, players).partition(Result::is_ok);
     let game = SavedGame {
-        seats,
-        rules_file: rules_file.to_string(),
-        variant: variant.to_string(),
-        records,
+        seats: header.seats,
+        rules_file: header.rules_file,
+        variant: header.variant,
+        records: records.into_iter().flatten().collect(),
     };
-    (Some(game), errors)
+    (
+        Some(game),
+        errors.into_iter().filter_map(Result::err).collect(),
+    )
 }
 
 /// A failure at a byte offset in the line, with what was expected there.

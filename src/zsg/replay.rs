@@ -16,7 +16,8 @@ use zrf_runtime::{
     Change, Engine, Kind, Move, Outcome, Piece, PlayerIx, Pos, State, Step, Templates,
 };
 
-use super::{Effect, RecordKind, SavedGame};
+use super::{Effect, Record, RecordKind, SavedGame};
+use crate::source::Span;
 
 /// How far a replay got.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +45,10 @@ pub struct Replay {
 pub struct Divergence {
     /// Index into the saved game's records.
     pub record: usize,
+    /// Where the record is in the file, and its text (records are read one at a time
+    /// and not kept).
+    pub span: Span,
+    pub text: String,
     pub reason: String,
     /// The position the record was played from, one line per player.
     pub board: Vec<String>,
@@ -54,9 +59,28 @@ pub struct Divergence {
     pub closest: Option<(String, Vec<String>)>,
 }
 
+/// A divergence found while replaying a record, before it is placed in the file.
+struct Diverged {
+    record: usize,
+    reason: String,
+    board: Vec<String>,
+    candidates: Vec<String>,
+    closest: Option<(String, Vec<String>)>,
+}
+
 /// Replays `game` from the engine's start position.
 pub fn replay<T: Templates>(engine: &Engine<T>, game: &SavedGame) -> Replay {
-    Replayer::new(engine).run(game, engine.start()).0
+    replay_records(engine, game.records.iter().cloned(), game.records.len())
+}
+
+/// Replays records as they are read, `total` of them, from the engine's start
+/// position: each is dropped once replayed, so memory does not grow with the file.
+pub fn replay_records<T: Templates>(
+    engine: &Engine<T>,
+    records: impl Iterator<Item = Record>,
+    total: usize,
+) -> Replay {
+    Replayer::new(engine).run(records, total, engine.start()).0
 }
 
 /// Whether the records the engine writes for `mv` in `state` replay, from `state`, to the
@@ -77,7 +101,9 @@ pub fn turn_round_trips<T: Templates>(
         (Some(saved), None) => saved,
         (_, error) => return Err(format!("{records:?} do not parse: {error:?}")),
     };
-    let (report, after) = Replayer::new(engine).run(&saved, state.clone());
+    let total = saved.records.len();
+    let (report, after) =
+        Replayer::new(engine).run(saved.records.into_iter(), total, state.clone());
     if let Some(divergence) = report.divergence {
         let nearest = match &divergence.closest {
             Some((candidate, differences)) => {
@@ -134,14 +160,20 @@ impl<'a, T: Templates> Replayer<'a, T> {
         }
     }
 
-    /// The replay of `game` from `state`, and the position it ended in.
-    fn run(mut self, game: &SavedGame, mut state: State) -> (Replay, State) {
+    /// The replay of `records` (`total` of them) from `state`, and the position it
+    /// ended in.
+    fn run(
+        mut self,
+        records: impl Iterator<Item = Record>,
+        total: usize,
+        mut state: State,
+    ) -> (Replay, State) {
         let mut turn: Option<TurnInProgress> = None;
         let mut moves_seen = false;
         let mut divergence = None;
         let mut replayed = 0;
         let mut turn_numbers_differ: Option<(usize, usize)> = None;
-        for (index, record) in game.records.iter().enumerate() {
+        for (index, record) in records.enumerate() {
             let result = match &record.kind {
                 RecordKind::Clear { .. } | RecordKind::Put { .. } if moves_seen => {
                     Err(self.diverge(index, "a board edit after the first move", &state, &[]))
@@ -173,7 +205,22 @@ impl<'a, T: Templates> Replayer<'a, T> {
             match result {
                 Ok(()) => replayed += 1,
                 Err(diverged) => {
-                    divergence = Some(*diverged);
+                    let Diverged {
+                        record: index,
+                        reason,
+                        board,
+                        candidates,
+                        closest,
+                    } = *diverged;
+                    divergence = Some(Divergence {
+                        record: index,
+                        span: record.span,
+                        text: super::record_text(&record.kind),
+                        reason,
+                        board,
+                        candidates,
+                        closest,
+                    });
                     break;
                 }
             }
@@ -196,7 +243,7 @@ impl<'a, T: Templates> Replayer<'a, T> {
             None
         };
         let report = Replay {
-            records: game.records.len(),
+            records: total,
             replayed,
             divergence,
             ambiguous: self.ambiguous,
@@ -215,7 +262,7 @@ impl<'a, T: Templates> Replayer<'a, T> {
         effects: &[Effect],
         state: &mut State,
         turn: &mut Option<TurnInProgress>,
-    ) -> Result<u32, Box<Divergence>> {
+    ) -> Result<u32, Box<Diverged>> {
         let effects = match self.names.resolve(effects) {
             Ok(effects) => effects,
             Err(reason) => {
@@ -350,31 +397,26 @@ impl<'a, T: Templates> Replayer<'a, T> {
     ) -> Result<(Vec<usize>, State), Mismatch> {
         let tables = &self.engine.tables;
         check_movements(board, effects, tables)?;
-        let mut hits: Vec<(usize, State, AttributeMap)> = Vec::new();
-        let mut closest: Option<(usize, Vec<String>)> = None;
-        for (i, step) in steps.iter().enumerate() {
-            let mut engine_after = board.clone();
-            engine_after.apply_step(tables, step);
-            let mapping = self.attributes.extended(effects, step);
-            let recorded = apply_record(board, effects, &mapping, tables);
-            let differences = differences(&recorded, &engine_after, tables);
-            if differences.is_empty() && step.continue_with.is_some() == partial {
-                hits.push((i, engine_after, mapping));
-            } else if closest
-                .as_ref()
-                .is_none_or(|c| differences.len() < c.1.len())
-            {
-                let mut differences = differences;
-                if step.continue_with.is_some() != partial {
-                    differences.push(if partial {
-                        "the record continues a partial move; this step ends the turn".into()
-                    } else {
-                        "this step continues a partial move; the record ends it".into()
-                    });
-                }
-                closest = Some((i, differences));
-            }
-        }
+        // Only steps that touch every square the record changes can leave its position:
+        // the others are not tried (a copy of the board each) unless none matches and the
+        // nearest is wanted for the report. Debug builds try them all and compare.
+        let changed = squares_the_record_changes(board, effects, &self.attributes, tables);
+        let could_match = |step: &Step| {
+            let touched: Vec<Pos> = step_squares(step).collect();
+            changed.iter().all(|p| touched.contains(p))
+        };
+        let filtered = self.try_steps(board, steps, effects, partial, Some(&could_match));
+        let (mut hits, closest) = if filtered.0.is_empty() || cfg!(debug_assertions) {
+            let all = self.try_steps(board, steps, effects, partial, None);
+            debug_assert_eq!(
+                all.0.iter().map(|h| h.0).collect::<Vec<_>>(),
+                filtered.0.iter().map(|h| h.0).collect::<Vec<_>>(),
+                "the steps that touch what a record changes are all that can match it"
+            );
+            all
+        } else {
+            filtered
+        };
         // A piece put down and taken again in one step leaves no trace on the board:
         // among the steps that leave the record's board, those that put down the pieces
         // it names are the ones it means.
@@ -407,14 +449,57 @@ impl<'a, T: Templates> Replayer<'a, T> {
         Ok((hits.into_iter().map(|(h, ..)| h).collect(), after))
     }
 
+    /// The steps (those `filter` lets through, when given) that leave the record's
+    /// position, with the position and attribute mapping each gives; and the nearest of
+    /// the others, with how it differs.
+    fn try_steps(
+        &self,
+        board: &State,
+        steps: &[&Step],
+        effects: &[Resolved],
+        partial: bool,
+        filter: Option<&dyn Fn(&Step) -> bool>,
+    ) -> Attempts {
+        let tables = &self.engine.tables;
+        let mut hits: Vec<(usize, State, AttributeMap)> = Vec::new();
+        let mut closest: Option<(usize, Vec<String>)> = None;
+        for (i, step) in steps.iter().enumerate() {
+            if filter.is_some_and(|could_match| !could_match(step)) {
+                continue;
+            }
+            let mut engine_after = board.clone();
+            engine_after.apply_step(tables, step);
+            let mapping = self.attributes.extended(effects, step);
+            let written = apply_record(board, effects, &mapping, tables);
+            let differences = record_differences(board, &written, step, &engine_after, tables);
+            if differences.is_empty() && step.continue_with.is_some() == partial {
+                hits.push((i, engine_after, mapping));
+            } else if closest
+                .as_ref()
+                .is_none_or(|c| differences.len() < c.1.len())
+            {
+                let mut differences = differences;
+                if step.continue_with.is_some() != partial {
+                    differences.push(if partial {
+                        "the record continues a partial move; this step ends the turn".into()
+                    } else {
+                        "this step continues a partial move; the record ends it".into()
+                    });
+                }
+                closest = Some((i, differences));
+            }
+        }
+        (hits, closest)
+    }
+
     fn diverge(
         &self,
         record: usize,
         reason: &str,
         board: &State,
         candidates: &[&Step],
-    ) -> Box<Divergence> {
-        Box::new(Divergence {
+    ) -> Box<Diverged> {
+        Box::new(Diverged {
             record,
             reason: reason.to_string(),
             board: describe(board, &self.engine.tables),
@@ -434,7 +519,7 @@ impl<'a, T: Templates> Replayer<'a, T> {
         candidates: &[&Step],
         matched_against: &[&Step],
         mismatch: Mismatch,
-    ) -> Box<Divergence> {
+    ) -> Box<Diverged> {
         let mut divergence = self.diverge(record, reason, board, candidates);
         divergence.closest = mismatch.closest.and_then(|(i, differences)| {
             let step = matched_against.get(i)?;
@@ -559,16 +644,65 @@ fn puts_down_the_named_pieces(step: &Step, effects: &[Resolved]) -> bool {
     })
 }
 
-/// The position after a record, by Zillions' model: every moving piece lifted, then put
-/// down in the order written; then the changes in order (captures and attribute writes
-/// on empty squares do nothing; creates replace).
+/// What [`Replayer::try_steps`] found: the matching steps, and the nearest other.
+type Attempts = (
+    Vec<(usize, State, AttributeMap)>,
+    Option<(usize, Vec<String>)>,
+);
+
+/// The squares whose content the record changes whatever Zillions' attribute numbers
+/// turn out to mean: those it leaves otherwise than `board` has them, but for squares
+/// an attribute write touches (their result depends on the mapping still being learned).
+fn squares_the_record_changes(
+    board: &State,
+    effects: &[Resolved],
+    mapping: &AttributeMap,
+    tables: &zrf_runtime::Tables,
+) -> Vec<Pos> {
+    let written = apply_record(board, effects, mapping, tables);
+    let attribute_written = |pos: Pos| {
+        effects
+            .iter()
+            .any(|e| matches!(*e, Resolved::Attribute { pos: p, .. } if p == pos))
+    };
+    let mut changed: Vec<Pos> = written
+        .0
+        .iter()
+        .map(|&(pos, _)| pos)
+        .filter(|&pos| !attribute_written(pos) && written.at(board, pos) != board.at(pos))
+        .collect();
+    changed.sort_unstable();
+    changed.dedup();
+    changed
+}
+
+/// What a record leaves on the squares it writes, in the order written; every other
+/// square keeps what it had.
+struct Written(Vec<(Pos, Option<Piece>)>);
+
+impl Written {
+    fn at(&self, board: &State, pos: Pos) -> Option<Piece> {
+        match self.0.iter().rev().find(|(p, _)| *p == pos) {
+            Some(&(_, piece)) => piece,
+            None => board.at(pos),
+        }
+    }
+
+    fn put(&mut self, pos: Pos, piece: Option<Piece>) {
+        self.0.push((pos, piece));
+    }
+}
+
+/// What a record writes, by Zillions' model: every moving piece lifted, then put down
+/// in the order written; then the changes in order (captures and attribute writes on
+/// empty squares do nothing; creates replace).
 fn apply_record(
     board: &State,
     effects: &[Resolved],
     mapping: &AttributeMap,
     tables: &zrf_runtime::Tables,
-) -> State {
-    let mut after = board.clone();
+) -> Written {
+    let mut after = Written(Vec::with_capacity(effects.len() * 2));
     let mut landing = Vec::new();
     for effect in effects {
         if let Resolved::Movement { from, to, .. } = *effect {
@@ -581,8 +715,8 @@ fn apply_record(
     }
     for effect in effects {
         // Every effect but a creation or a capture rewrites the piece on its square.
-        let rewrite = |after: &mut State, pos: Pos, change: &dyn Fn(&mut Piece)| {
-            if let Some(mut piece) = after.at(pos) {
+        let rewrite = |after: &mut Written, pos: Pos, change: &dyn Fn(&mut Piece)| {
+            if let Some(mut piece) = after.at(board, pos) {
                 change(&mut piece);
                 after.put(pos, Some(piece));
             }
@@ -612,20 +746,87 @@ fn apply_record(
     after
 }
 
-/// The squares where two positions differ, described for a person.
-fn differences(recorded: &State, engine: &State, tables: &zrf_runtime::Tables) -> Vec<String> {
-    let mut out = Vec::new();
-    for (pos, (want, have)) in recorded.board().iter().zip(engine.board()).enumerate() {
-        if want != have {
-            out.push(format!(
-                "{}: the record leaves {}, the engine {}",
-                tables.positions[pos],
-                piece_text(*want, tables),
-                piece_text(*have, tables)
-            ));
+/// The squares a step's changes name: the only ones where the position after it can
+/// differ from the one before.
+fn step_squares(step: &Step) -> impl Iterator<Item = Pos> + '_ {
+    step.changes
+        .iter()
+        .flat_map(|change| match *change {
+            Change::Move { from, to } => [Some(from), Some(to)],
+            Change::Place { pos, .. }
+            | Change::Create { pos, .. }
+            | Change::Capture { pos }
+            | Change::ChangeType { pos, .. }
+            | Change::ChangeOwner { pos, .. }
+            | Change::Flip { pos }
+            | Change::SetAttribute { pos, .. } => [Some(pos), None],
+            Change::TakeStock { .. } => [None, None],
+        })
+        .flatten()
+}
+
+/// The squares where the record's position (`written` over `board`) and the engine's
+/// after `step` from `board` differ, described for a person. Only the squares either
+/// one writes are compared: every other square holds what `board` holds in both, so
+/// that a record costs what it writes, not the size of the board (debug builds check
+/// this against the whole board).
+fn record_differences(
+    board: &State,
+    written: &Written,
+    step: &Step,
+    engine: &State,
+    tables: &zrf_runtime::Tables,
+) -> Vec<String> {
+    let mut squares: Vec<Pos> = written
+        .0
+        .iter()
+        .map(|&(pos, _)| pos)
+        .chain(step_squares(step))
+        .collect();
+    squares.sort_unstable();
+    squares.dedup();
+    let differing = squares
+        .into_iter()
+        .map(|pos| (pos, written.at(board, pos), engine.at(pos)))
+        .filter(|(_, want, have)| want != have);
+    let out: Vec<String> = differing
+        .map(|(pos, want, have)| difference(tables, pos, want, have))
+        .collect();
+    #[cfg(debug_assertions)]
+    {
+        let mut recorded = board.clone();
+        for &(pos, piece) in &written.0 {
+            recorded.put(pos, piece);
         }
+        debug_assert_eq!(out, differences(&recorded, engine, tables));
     }
     out
+}
+
+fn difference(
+    tables: &zrf_runtime::Tables,
+    pos: Pos,
+    want: Option<Piece>,
+    have: Option<Piece>,
+) -> String {
+    format!(
+        "{}: the record leaves {}, the engine {}",
+        tables.positions[pos as usize],
+        piece_text(want, tables),
+        piece_text(have, tables)
+    )
+}
+
+/// The squares where two positions differ, described for a person.
+fn differences(recorded: &State, engine: &State, tables: &zrf_runtime::Tables) -> Vec<String> {
+    recorded
+        .board()
+        .iter()
+        .zip(engine.board())
+        .enumerate()
+        .filter(|(_, (want, have))| want != have)
+        .map(|(pos, (want, have))| difference(tables, pos as Pos, *want, *have))
+        .collect()
 }
 
 fn piece_text(piece: Option<Piece>, tables: &zrf_runtime::Tables) -> String {
