@@ -23,6 +23,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use zrf_runtime::{printable, printable_lines};
+use zrf_search::driver::Budget;
 use zrf_search::{Algorithm, Limits, MatchOptions, Settings};
 
 use crate::diag::{self, Diagnostic};
@@ -251,6 +252,10 @@ enum Command {
         /// Seconds per move of the second player (default: as the first).
         #[arg(long, value_name = "S")]
         vs_time: Option<f64>,
+        /// Search this many plies a move instead of a time, both players: the same
+        /// games on any machine, however loaded.
+        #[arg(long, value_name = "N", conflicts_with_all = ["time", "vs_time"])]
+        depth: Option<u32>,
         /// Games played at once (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
@@ -722,6 +727,7 @@ pub fn main() -> ExitCode {
             time,
             vs_engine,
             vs_time,
+            depth,
             threads,
             max_turns,
             seed,
@@ -735,11 +741,15 @@ pub fn main() -> ExitCode {
             variant.as_deref(),
             play::SelfplayRequest {
                 contenders: {
+                    let budget = |time| match depth {
+                        Some(depth) => Budget::Depth(depth),
+                        None => Budget::Seconds(time),
+                    };
                     let mut contenders = zrf_search::driver::contenders(
                         engine,
-                        time,
+                        budget(time),
                         vs_engine.or(engine),
-                        vs_time.unwrap_or(time),
+                        budget(vs_time.unwrap_or(time)),
                     );
                     if vs_rules_eval {
                         contenders[0].label.push_str(" learned");

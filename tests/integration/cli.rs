@@ -394,8 +394,8 @@ fn selfplay_prints_a_results_table_and_saves_every_game() {
         "alphabeta",
         "--vs-engine",
         "random",
-        "--time",
-        "0.05",
+        "--depth",
+        "9",
         "--threads",
         "2",
         "--save-dir",
@@ -404,18 +404,20 @@ fn selfplay_prints_a_results_table_and_saves_every_game() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.starts_with("Tic-Tac-Toe: 4 games, alphabeta 0.05s against random 0.05s\n"),
+        stdout.starts_with("Tic-Tac-Toe: 4 games, alphabeta depth 9 against random depth 9\n"),
         "{stdout}"
     );
     assert!(stdout.contains("engine "), "{stdout}");
-    // The searching side never loses to random moves at tic-tac-toe.
+    // Searching the whole game, a side never loses to random moves at tic-tac-toe.
     let random_row = stdout
         .lines()
-        .find(|l| l.starts_with("random 0.05s"))
+        .find(|l| l.starts_with("random depth 9"))
         .unwrap_or_else(|| panic!("{stdout}"));
+    // Columns from the right: nodes/s, score, losses, draws, wins.
     let wins: usize = random_row
         .split_whitespace()
-        .nth(2)
+        .rev()
+        .nth(4)
         .and_then(|w| w.parse().ok())
         .unwrap_or(99);
     assert_eq!(wins, 0, "{stdout}");

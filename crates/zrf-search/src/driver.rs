@@ -240,6 +240,8 @@ selfplay options:
   --games N            games to play (default 10), sides alternating
   --time SECONDS       time per move of the first player (default 0.1)
   --vs-time SECONDS    time per move of the second (default: the same)
+  --depth N            search N plies a move instead, both players (the same games
+                       on any machine)
   --engine ENGINE      the first player's engine; --vs-engine the second's
   --threads N          games played at once (default: all cores)
   --max-turns N        cut games longer than N turns (default 500)
@@ -661,7 +663,12 @@ fn selfplay_command<T: Templates>(
     let engine_b = options.engine("--vs-engine")?;
     let threads = options.number("--threads", available_threads())?;
     let max_turns = options.number("--max-turns", 500)?;
-    let contenders = contenders(engine_a, time, engine_b, vs_time);
+    let depth: u32 = options.number("--depth", 0)?;
+    let budget = |time| match depth {
+        0 => Budget::Seconds(time),
+        depth => Budget::Depth(depth),
+    };
+    let contenders = contenders(engine_a, budget(time), engine_b, budget(vs_time));
     let match_options = MatchOptions {
         games,
         max_turns,
@@ -701,26 +708,54 @@ fn selfplay_command<T: Templates>(
     Ok(())
 }
 
-/// The two sides of a match: an engine (or the game's choice) at a time per move each.
+/// What one side of a match may spend on a move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Seconds a move.
+    Seconds(f64),
+    /// Plies searched a move, whatever the time: the same games on any machine.
+    Depth(u32),
+}
+
+impl Budget {
+    fn limits(self) -> Limits {
+        match self {
+            Budget::Seconds(time) => Limits::time(Duration::from_secs_f64(time.max(0.001))),
+            Budget::Depth(depth) => Limits::depth(depth),
+        }
+    }
+}
+
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Budget::Seconds(time) => write!(f, "{time}s"),
+            Budget::Depth(depth) => write!(f, "depth {depth}"),
+        }
+    }
+}
+
+/// The two sides of a match: an engine (or the game's choice) with what it may spend
+/// on a move, each.
 pub fn contenders(
     first: Option<Algorithm>,
-    first_time: f64,
+    first_budget: Budget,
     second: Option<Algorithm>,
-    second_time: f64,
+    second_budget: Budget,
 ) -> [Contender; 2] {
-    let one = |algorithm: Option<Algorithm>, time: f64| {
+    let one = |algorithm: Option<Algorithm>, budget: Budget| {
         let name = algorithm.map_or("auto".to_string(), |a| a.to_string());
         Contender {
-            label: format!("{name} {time}s"),
+            label: format!("{name} {budget}"),
             settings: Settings {
                 algorithm,
-                limits: Limits::time(Duration::from_secs_f64(time.max(0.001))),
+                limits: budget.limits(),
                 table_megabytes: 16,
                 ..Settings::default()
             },
         }
     };
-    let mut pair = [one(first, first_time), one(second, second_time)];
+    let mut pair = [one(first, first_budget), one(second, second_budget)];
     if pair[0].label == pair[1].label {
         pair[0].label.push_str(" (A)");
         pair[1].label.push_str(" (B)");

@@ -1,5 +1,6 @@
 //! The command line every compiled package's `main` hands to `zrf_search::driver`, on a
-//! compiled sample: what `--variant` does in a package of one game.
+//! compiled sample: what `--variant` does in a package of one game, and what its
+//! commands print (run as the package's program).
 
 use std::process::ExitCode;
 
@@ -29,4 +30,42 @@ fn the_usage_line_holds_for_a_package_of_one_game() {
 fn another_title_or_a_missing_one_is_a_usage_error() {
     assert_eq!(run(&["--variant", "Nope", "perft", "1"]), ExitCode::from(2));
     assert_eq!(run(&["perft", "1", "--variant"]), ExitCode::from(2));
+}
+
+/// The program's output for `args`, and its exit code.
+fn program(args: &[&str]) -> (String, Option<i32>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("the tic-tac-toe program runs: {e}"));
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn perft_prints_the_known_counts() {
+    let (out, code) = program(&["perft", "3"]);
+    assert_eq!(code, Some(0), "{out}");
+    let counts: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("depth "))
+        .map(|l| l.split(" (").next().unwrap_or(l))
+        .collect();
+    assert_eq!(counts, ["1: 9", "2: 72", "3: 504"], "{out}");
+}
+
+#[test]
+fn play_prints_the_title_and_the_game() {
+    let (out, code) = program(&["play", "--engine", "random", "--seed", "3"]);
+    assert_eq!(code, Some(0), "{out}");
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some(tictactoe::TITLE));
+    assert_eq!(
+        lines.next().map(|l| l.starts_with("1. ")),
+        Some(true),
+        "{out}"
+    );
+    assert!(out.contains("\ngame over: "), "{out}");
 }
