@@ -91,7 +91,7 @@ impl Emitter<'_> {
             Op::Back => w.line("run.back()?;"),
             Op::Go(target) => w.line(match target {
                 GoTarget::From => "run.go_from()?;",
-                GoTarget::To => "run.go_to()?;",
+                GoTarget::To => "run.go_to();",
                 GoTarget::Mark => "run.go_mark()?;",
                 GoTarget::LastFrom => "run.go_last_from()?;",
                 GoTarget::LastTo => "run.go_last_to()?;",
@@ -129,9 +129,9 @@ impl Emitter<'_> {
                 self.expr(value).0,
                 self.loc(*at)
             )),
-            Op::From => w.line("run.from()?;"),
+            Op::From => w.line("run.from();"),
             Op::To => w.line("run.to();"),
-            Op::Cascade => w.line("run.cascade()?;"),
+            Op::Cascade => w.line("run.cascade();"),
             Op::Add {
                 promote,
                 placement,

@@ -134,7 +134,7 @@ impl Interpreter {
             Op::Back => run.back()?,
             Op::Go(target) => match target {
                 GoTarget::From => run.go_from()?,
-                GoTarget::To => run.go_to()?,
+                GoTarget::To => run.go_to(),
                 GoTarget::Mark => run.go_mark()?,
                 GoTarget::LastFrom => run.go_last_from()?,
                 GoTarget::LastTo => run.go_last_to()?,
@@ -156,9 +156,9 @@ impl Interpreter {
                 let value = self.test(value, run);
                 run.set_position_flag(*flag, value, *at)?;
             }
-            Op::From => run.from()?,
+            Op::From => run.from(),
             Op::To => run.to(),
-            Op::Cascade => run.cascade()?,
+            Op::Cascade => run.cascade(),
             Op::Add {
                 promote,
                 placement,

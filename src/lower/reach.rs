@@ -224,8 +224,12 @@ impl Walker<'_> {
             Stmt::Go(GoTarget::From) => with_each(runs, |r| {
                 (r.from != NO_POS).then_some(AbstractRun { pos: r.from, ..r })
             }),
+            // Before any `to`, `(go to)` stays.
             Stmt::Go(GoTarget::To) => with_each(runs, |r| {
-                (r.to != NO_POS).then_some(AbstractRun { pos: r.to, ..r })
+                Some(match r.to {
+                    NO_POS => r,
+                    to => AbstractRun { pos: to, ..r },
+                })
             }),
             Stmt::Go(GoTarget::LastFrom | GoTarget::LastTo) => {
                 self.unbounded = true;
@@ -246,19 +250,23 @@ impl Walker<'_> {
                 }
                 with_each(runs, |r| Some(AbstractRun { to: r.pos, ..r }))
             }
-            // `to` only if a piece is held (which the walk does not follow), then `from`.
+            // The held piece set down at `to` (else here), then `from` here, no `to`.
             Stmt::Cascade => {
-                let mut out = Vec::with_capacity(runs.len() * 2);
-                for (r, count) in runs {
+                for (r, _) in &runs {
                     self.hit(r.pos);
-                    out.push((AbstractRun { from: r.pos, ..r }, count));
-                    let to = AbstractRun {
-                        from: r.pos,
-                        to: r.pos,
-                        ..r
-                    };
-                    out.push((to, count));
+                    self.hit(r.to);
                 }
+                let out = runs
+                    .into_iter()
+                    .map(|(r, count)| {
+                        let picked = AbstractRun {
+                            from: r.pos,
+                            to: NO_POS,
+                            ..r
+                        };
+                        (picked, count)
+                    })
+                    .collect();
                 merge(out)
             }
             Stmt::Add { kind, promote, .. } => {
@@ -267,7 +275,9 @@ impl Walker<'_> {
                     return Vec::new();
                 }
                 for (r, count) in &mut runs {
+                    // The piece lands at `to` when one was set, else here.
                     self.hit(r.pos);
+                    self.hit(r.to);
                     if r.from != r.start {
                         self.loose = true;
                         self.starts.push(r.from);

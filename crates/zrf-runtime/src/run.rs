@@ -1076,11 +1076,10 @@ impl<'a> RunCore<'a> {
         Ok(())
     }
 
-    /// `(go to)`: to where `to` last set the destination.
+    /// `(go to)`: to where `to` last set the destination; before any `to`, it stays.
     #[inline]
-    pub fn go_to(&mut self) -> StepResult {
-        self.pos = self.to.ok_or(Fail)?;
-        Ok(())
+    pub fn go_to(&mut self) {
+        self.pos = self.to.unwrap_or(self.pos);
     }
 
     /// `(go mark)`: to the marked position.
@@ -1261,33 +1260,36 @@ impl<'a> RunCore<'a> {
 
     // The moving piece.
 
-    /// `to`: set the moving piece down on the current square now.
+    /// `to`: the current square becomes where the moving piece goes, replacing any
+    /// earlier `to`; the piece is set down there by `add` or `cascade`. (Held-back facts
+    /// of another implementation, docs/semantics.md: `(e e to n (go to) w to add)` moves
+    /// to the second `to`.)
     #[inline]
     pub fn to(&mut self) {
         self.leftovers = true;
         self.to = Some(self.pos);
-        if let Some((piece, from)) = self.held.take() {
-            self.record(self.movement(piece, from, self.pos));
-        }
     }
 
-    /// `from`: pick up the piece on the current square as the new moving piece.
+    /// `from`: the current square becomes where the moving piece comes from, and the
+    /// piece on it (none on an empty square: `add` then makes no move) the moving piece.
     #[inline]
-    pub fn from(&mut self) -> StepResult {
-        let piece = self.look(self.pos).ok_or(Fail)?;
+    pub fn from(&mut self) {
         self.leftovers = true;
-        self.held = Some((piece, Some(self.pos)));
+        self.held = self.look(self.pos).map(|piece| (piece, Some(self.pos)));
         self.from = Some(self.pos);
-        Ok(())
     }
 
-    /// `cascade`: `to` (if a piece is held), then `from` on the same square.
+    /// `cascade`: the moving piece is set down where `to` said (else here), and the
+    /// piece here becomes the moving piece, from here, with no `to` yet: one move
+    /// displaces several pieces (castling, pushing a row).
     #[inline]
-    pub fn cascade(&mut self) -> StepResult {
-        if self.held.is_some() {
-            self.to();
+    pub fn cascade(&mut self) {
+        if let Some((piece, from)) = self.held {
+            let dest = self.to.take().unwrap_or(self.pos);
+            self.record(self.movement(piece, from, dest));
         }
-        self.from()
+        self.to = None;
+        self.from();
     }
 
     #[inline]
@@ -1309,7 +1311,7 @@ impl<'a> RunCore<'a> {
         {
             // Most steps move one piece and do nothing else: no pending change to order
             // the movement among.
-            let to = self.pos;
+            let to = self.to.unwrap_or(self.pos);
             let movement = Change::Move { from, to };
             if self.out.wants(
                 std::slice::from_ref(&movement),
@@ -1354,11 +1356,11 @@ impl<'a> RunCore<'a> {
         // written one by one, and a wide read across them would wait for the writes.
         let mut changes = Changes::from_slice(&self.pending);
         self.pending.clear();
-        // A held piece goes to the current square; once set down by `to`, the step ends
-        // where `to` put it.
+        // The held piece goes where `to` said, else to the current square. With none
+        // (`from` on an empty square) there is no move.
         let (from, dest) = match self.held {
             Some((piece, origin)) => {
-                let dest = self.pos;
+                let dest = self.to.unwrap_or(self.pos);
                 let movement = match placement {
                     Placement::Copy => Change::Place { pos: dest, piece },
                     Placement::Move => self.movement(piece, origin, dest),
@@ -1377,7 +1379,7 @@ impl<'a> RunCore<'a> {
                 }
                 (origin, dest)
             }
-            None => (self.from, self.to.unwrap_or(self.pos)),
+            None => return,
         };
         // Promotion only changes a type, so it never makes a step hit or miss a square.
         if !self
