@@ -137,3 +137,59 @@ fn maximal_captures_counts_an_enemy_piece_changed_like_one_removed() {
         ["Lord a1 - c1 = Man on b1", "Lord e1 - c1 x d1"]
     );
 }
+
+/// Issue 40 item 2: `from` and `to` are registers read by `add` (and `cascade`): each
+/// template of the fixture gives exactly `man C-1 - C-2`, but `from` on an empty square,
+/// which moves nothing.
+#[test]
+fn from_and_to_are_registers_that_add_reads() {
+    let file = fixture("from_to_registers.zrf");
+    for title in [
+        "from-to-from",
+        "go-to-first",
+        "go-to-unset",
+        "to-twice",
+        "to-then-walk",
+        "to-go-to",
+        "from-empty",
+    ] {
+        let (code, lines, stderr) = zrfc(&["moves", &file, "--variant", title]);
+        assert_eq!(code, Some(0), "{title}: {stderr}");
+        let expected: &[&str] = match title {
+            "from-empty" => &["game over: draw"],
+            _ => &["man C-1 - C-2"],
+        };
+        assert_eq!(lines, expected, "{title}");
+    }
+}
+
+/// Issue 40 item 3: with the turn order `(X N) (O N)`, a goal of N's that a move meets
+/// is the result of the player who made it, moving as N.
+#[test]
+fn a_goal_met_moving_for_another_player_is_the_movers() {
+    let file = fixture("moving_for_another.zrf");
+    for (title, after, result) in [
+        ("win-for-mover", &["N man A-2"][..], "game over: X wins"),
+        (
+            "win-for-mover",
+            &["N man B-2", "N man A-2"],
+            "game over: O wins",
+        ),
+        ("loss-for-mover", &["N man A-2"], "game over: X loses"),
+        (
+            "loss-for-mover",
+            &["N man B-2", "N man A-2"],
+            "game over: O loses",
+        ),
+    ] {
+        let mut args = vec!["moves", file.as_str(), "--variant", title, "--after"];
+        args.extend_from_slice(after);
+        let (code, lines, stderr) = zrfc(&args);
+        assert_eq!(code, Some(0), "{title} {after:?}: {stderr}");
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some(result),
+            "{title} {after:?}"
+        );
+    }
+}

@@ -4,7 +4,8 @@
 //! even without a `repetition` goal (a draw, then), and so does a player with no legal
 //! move for whom no goal fires. Before the first turn only that last rule applies (with
 //! the goals about having no move): a setup that already meets a goal does not end the
-//! game before it starts.
+//! game before it starts. A goal of a player whose pieces another moved in the last
+//! turn is credited to the one who moved them.
 
 use std::cell::OnceCell;
 
@@ -36,6 +37,13 @@ pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) 
         to_move,
         third_occurrence: OnceCell::new(),
     };
+    // A goal of the player whose pieces the last turn moved for another (`(X N)` in the
+    // turn order) is that other player's: X moving N's man to N's goal wins for X.
+    let just_played = (!at_start).then(|| tables.turn(state.turn - 1));
+    let credited = |player: PlayerIx| match just_played {
+        Some(turn) if turn.move_as == player => turn.player,
+        _ => player,
+    };
     for goal in &tables.goals {
         if at_start && !goal.condition.is_about_having_no_move() {
             continue;
@@ -45,8 +53,8 @@ pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) 
                 continue;
             }
             return Some(match goal.kind {
-                GoalKind::Win => Outcome::Win(player),
-                GoalKind::Loss => Outcome::Loss(player),
+                GoalKind::Win => Outcome::Win(credited(player)),
+                GoalKind::Loss => Outcome::Loss(credited(player)),
                 GoalKind::Draw => Outcome::Draw,
                 GoalKind::Count => count_outcome(tables, state),
             });
