@@ -187,7 +187,7 @@ impl std::fmt::Debug for Report {
 /// renderer (human, one-line and JSON).
 const LONGEST_TEXT_SHOWN: usize = 500;
 
-/// `text` cut to [`LONGEST_TEXT_SHOWN`] characters, saying how many more there were.
+/// `text` cut to 500 characters (`LONGEST_TEXT_SHOWN`), saying how many more there were.
 pub fn capped(text: &str) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(LONGEST_TEXT_SHOWN) {
         None => std::borrow::Cow::Borrowed(text),
