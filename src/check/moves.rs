@@ -656,7 +656,10 @@ impl Lower<'_> {
         }
         if let Some(base) = name.strip_prefix("not-") {
             if let Some(positive) = self.predicate(node, base, rest) {
-                return positive.map(|c| Cond::Not(Box::new(c)));
+                return positive.map(|c| match c {
+                    Cond::Empty(loc) => Cond::Occupied(loc),
+                    c => Cond::Not(Box::new(c)),
+                });
             }
         }
         let candidates = PREDICATES

@@ -224,6 +224,7 @@ impl Emitter<'_> {
             Test::And(cs) => (self.joined(cs, " && ", Precedence::And), Precedence::And),
             Test::Or(cs) => (self.joined(cs, " || ", Precedence::Or), Precedence::Or),
             Test::Empty(l) => at("empty", l),
+            Test::Occupied(l) => at("occupied", l),
             Test::Friend(l) => at("friend", l),
             Test::Enemy(l) => at("enemy", l),
             Test::Neutral(l) => at("neutral", l),

@@ -175,6 +175,7 @@ impl Interpreter {
             Test::And(ts) => ts.iter().all(|t| self.test(t, run)),
             Test::Or(ts) => ts.iter().any(|t| self.test(t, run)),
             Test::Empty(at) => run.empty(*at),
+            Test::Occupied(at) => run.occupied(*at),
             Test::Friend(at) => run.friend(*at),
             Test::Enemy(at) => run.enemy(*at),
             Test::Neutral(at) => run.neutral(*at),

@@ -353,6 +353,7 @@ impl Dumper<'_> {
                     .join(" ")
             ),
             Cond::Empty(l) => pred("empty?", l),
+            Cond::Occupied(l) => pred("not-empty?", l),
             Cond::Friend(l) => pred("friend?", l),
             Cond::Enemy(l) => pred("enemy?", l),
             Cond::Neutral(l) => pred("neutral?", l),

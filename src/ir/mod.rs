@@ -254,6 +254,9 @@ pub enum Cond {
     And(Vec<Cond>),
     Or(Vec<Cond>),
     Empty(Option<Loc>),
+    /// `not-empty?`: a piece stands there. Not `(not empty?)`: off the board both
+    /// `empty?` and `not-empty?` are false (docs/semantics.md).
+    Occupied(Option<Loc>),
     Friend(Option<Loc>),
     Enemy(Option<Loc>),
     Neutral(Option<Loc>),

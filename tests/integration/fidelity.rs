@@ -45,6 +45,30 @@ fn a_negated_predicate_looking_off_the_board_is_true() {
 }
 
 #[test]
+fn off_the_board_empty_and_not_empty_are_both_false() {
+    // Before: `not-empty?` was the negation of `empty?`, true off the board, which
+    // added `Stone a1 - b1` and `White Chip a3`.
+    assert_eq!(
+        moves("off_board_tests.zrf", &[]),
+        [
+            "Stone a2 - b2",
+            "White Chip b2",
+            "White Chip b1",
+            "White Ring b3",
+            "White Ring c3",
+            "White Ring b2",
+            "White Ring c2",
+            "White Ring b1",
+            "White Ring c1",
+            "White Disc b3",
+            "White Disc c3",
+            "White Disc b2",
+            "White Disc c2",
+        ]
+    );
+}
+
+#[test]
 fn not_in_absolute_config_is_about_the_goal_players_own_pieces() {
     // Black's goal: a1 holds no Black King. White's King stands there, so it holds
     // once goals are tested, after White's first turn.

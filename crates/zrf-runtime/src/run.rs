@@ -823,6 +823,14 @@ impl<'a, N: NoteReads> Run<'a, N> {
         pos != NO_POS && self.look(pos).is_none()
     }
 
+    /// `not-empty?`: the square is on the board and holds a piece. Not the negation of
+    /// [`Self::empty`]: off the board both are false (docs/semantics.md, from
+    /// `shafran.zsg` and facts of another implementation).
+    #[inline]
+    pub fn occupied(&self, loc: Loc) -> bool {
+        self.look(self.resolve(loc)).is_some()
+    }
+
     /// `friend?`: a piece of the mover's.
     #[inline]
     pub fn friend(&self, loc: Loc) -> bool {
