@@ -183,3 +183,43 @@ fn drops_and_named_positions_read_on_other_boards() {
         Ok(first.as_str())
     );
 }
+
+/// What the search orders and extends by: a move captures exactly when shakmaty says
+/// so (a chess capture moves onto the piece, with no `capture` in the rules), and
+/// promotes exactly when it promotes. Quiescence searches only these.
+#[test]
+fn move_traits_tell_captures_and_promotions_as_chess_does_over_random_games() {
+    let engine = engine("chess.zrf");
+    let namer = Namer::new(&engine.tables, Castling::Standard);
+    let mut rng = SplitMix64::new(7);
+    let (mut captures, mut promotions) = (0, 0);
+    for _ in 0..6 {
+        let mut state = engine.start();
+        let mut reference = Chess::default();
+        for _ in 0..160 {
+            let moves = engine.legal_moves(&state);
+            if moves.is_empty() {
+                break;
+            }
+            let names = namer.names(&engine, &state, &moves);
+            for (mv, name) in moves.iter().zip(&names) {
+                let uci = shakmaty::uci::UciMove::from_ascii(name.as_bytes()).expect("a UCI name");
+                let m = uci.to_move(&reference).expect("a legal move");
+                let traits = engine.move_traits(&state, mv);
+                assert_eq!(traits.captures, u32::from(m.is_capture()), "{name}");
+                assert_eq!(traits.promotes, m.is_promotion(), "{name}");
+                captures += usize::from(m.is_capture());
+                promotions += usize::from(m.is_promotion());
+            }
+            let index = rng.below(moves.len());
+            let uci =
+                shakmaty::uci::UciMove::from_ascii(names[index].as_bytes()).expect("a UCI name");
+            reference.play_unchecked(uci.to_move(&reference).expect("a legal move"));
+            state = engine.play(&state, &moves[index]);
+        }
+    }
+    assert!(
+        captures > 500 && promotions > 0,
+        "{captures} captures, {promotions} promotions"
+    );
+}

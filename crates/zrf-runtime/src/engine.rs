@@ -1627,8 +1627,8 @@ pub trait Game {
     /// search's transposition table: the position, the player to move, and the last
     /// move's squares (which `last-from?`, `last-to?` and en passant read).
     fn search_key(&self, state: &Self::State) -> u64;
-    /// What a search's move ordering asks of a move.
-    fn move_traits(&self, _mv: &Self::Move) -> MoveTraits {
+    /// What a search's move ordering asks of `mv`, a move in `state`.
+    fn move_traits(&self, _state: &Self::State, _mv: &Self::Move) -> MoveTraits {
         MoveTraits::default()
     }
     /// Whether the player to move in `state` has a royal piece the next player could
@@ -1648,7 +1648,8 @@ pub trait Game {
 /// changes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveTraits {
-    /// Pieces the turn removes from the board.
+    /// Pieces the turn removes from the board: those it captures, changes the type of
+    /// (as `maximal captures` counts them), and those a piece moves onto.
     pub captures: u32,
     /// Whether the turn changes a piece's type or creates one (a promotion, usually).
     pub promotes: bool,
@@ -1735,13 +1736,29 @@ impl<T: Templates> Game for Engine<T> {
         (next.player != self.turn(state).player).then(|| self.play(state, &Move::pass()))
     }
 
-    fn move_traits(&self, mv: &Move) -> MoveTraits {
+    fn move_traits(&self, state: &State, mv: &Move) -> MoveTraits {
         let changes = mv.steps.iter().flat_map(|s| &s.changes);
         let promotes = changes
             .clone()
             .any(|c| matches!(c, Change::ChangeType { .. } | Change::Create { .. }));
+        // A piece moved onto another removes it (chess captures have no `capture`),
+        // unless that one left first or was captured already (counted by `captures`).
+        let vacated = |square: Pos| {
+            changes.clone().any(|c| match *c {
+                Change::Move { from, .. } => from == square,
+                Change::Capture { pos } => pos == square,
+                _ => false,
+            })
+        };
+        let landed_on = changes
+            .clone()
+            .filter(|c| match **c {
+                Change::Move { from, to } => to != from && state.at(to).is_some() && !vacated(to),
+                _ => false,
+            })
+            .count();
         MoveTraits {
-            captures: mv.captures() as u32,
+            captures: (mv.captures() + landed_on) as u32,
             promotes,
             from: mv.steps.first().and_then(|s| s.from),
             to: mv.steps.last().map(|s| s.to),

@@ -527,7 +527,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let (mut best_score, mut best_index) = (-INFINITY, Entry::NO_MOVE);
         for n in 0..level.order.len() {
             let index = level.order[n].1 as usize;
-            let traits = self.game.move_traits(&level.moves[index]);
+            let traits = self.game.move_traits(state, &level.moves[index]);
             let quiet = traits.captures == 0 && !traits.promotes;
             let killer = self.killers[ply].contains(&Some(traits));
             if let Some(bound) = futile.filter(|_| n > 0 && quiet && !killer) {
@@ -654,7 +654,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     fn order(&self, state: &G::State, level: &mut Ply<G>, table_move: Option<usize>, ply: usize) {
         level.order.clear();
         for (index, mv) in level.moves.iter().enumerate() {
-            let traits = self.game.move_traits(mv);
+            let traits = self.game.move_traits(state, mv);
             let score = if Some(index) == table_move {
                 1 << 30
             } else if traits.captures > 0 || traits.promotes {
@@ -688,7 +688,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let stand = self.static_score(state, mover);
         level.order.clear();
         for (index, mv) in level.moves.iter().enumerate() {
-            let traits = self.game.move_traits(mv);
+            let traits = self.game.move_traits(state, mv);
             if traits.captures > 0 || traits.promotes {
                 let gain = self.eval.move_gain(self.game, state, mv);
                 level

@@ -647,7 +647,7 @@ fn survey<T: Templates>(
         let mut count = 0;
         for mv in moves.iter().filter(|m| !m.is_pass()) {
             count += 1;
-            let traits = engine.move_traits(mv);
+            let traits = engine.move_traits(&board, mv);
             if let Some(to) = traits.to {
                 if to != pos as Pos && !result.arrivals[pos].contains(&to) {
                     result.arrivals[pos].push(to);

@@ -485,7 +485,7 @@ fn play_one<T: Templates>(
         };
         // Quiet positions only: where a capture is played, the material the
         // evaluation counts is about to change, and says little of the result.
-        let quiet = engine.move_traits(&moves[index]).captures == 0;
+        let quiet = engine.move_traits(&state, &moves[index]).captures == 0;
         if ply >= options.random_plies && quiet {
             positions.push(
                 state

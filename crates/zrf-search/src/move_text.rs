@@ -79,7 +79,7 @@ pub fn read_move<T: Templates>(
     if let Some(reading) = decide(san.map(|san| san.matching(engine, state, moves))) {
         return reading;
     }
-    if let Some(reading) = decide(by_squares(engine, moves, text)) {
+    if let Some(reading) = decide(by_squares(engine, state, moves, text)) {
         return reading;
     }
     if recognised {
@@ -299,7 +299,7 @@ impl ShortAlgebraic {
                 if castling(tables, state, mover, mv).is_some() {
                     return false;
                 }
-                let traits = engine.move_traits(mv);
+                let traits = engine.move_traits(state, mv);
                 let Some(from) = traits.from else {
                     return false;
                 };
@@ -338,7 +338,12 @@ fn single_letter(text: &str) -> Option<char> {
 
 /// The moves named by squares: `from to` (`e2 e4`, `e2-e4`, `e2e4`), or one square
 /// where a drop (or a single move) arrives; `None` when `text` names no squares.
-fn by_squares<T: Templates>(engine: &Engine<T>, moves: &[Move], text: &str) -> Option<Vec<usize>> {
+fn by_squares<T: Templates>(
+    engine: &Engine<T>,
+    state: &State,
+    moves: &[Move],
+    text: &str,
+) -> Option<Vec<usize>> {
     let positions = &engine.tables.positions;
     let square = |name: &str| positions.iter().position(|p| p == name).map(|p| p as Pos);
     let words: Vec<&str> = text
@@ -359,7 +364,7 @@ fn by_squares<T: Templates>(engine: &Engine<T>, moves: &[Move], text: &str) -> O
     let arriving = |from_wanted: Option<Pos>| -> Vec<usize> {
         (0..moves.len())
             .filter(|&i| {
-                let traits = engine.move_traits(&moves[i]);
+                let traits = engine.move_traits(state, &moves[i]);
                 traits.to == Some(to) && (from_wanted.is_none() || traits.from == from_wanted)
             })
             .collect()
@@ -372,7 +377,7 @@ fn by_squares<T: Templates>(engine: &Engine<T>, moves: &[Move], text: &str) -> O
     let drops: Vec<usize> = all
         .iter()
         .copied()
-        .filter(|&i| engine.move_traits(&moves[i]).from.is_none())
+        .filter(|&i| engine.move_traits(state, &moves[i]).from.is_none())
         .collect();
     Some(if drops.is_empty() { all } else { drops })
 }

@@ -70,7 +70,7 @@ impl Game for Nim {
         u64::from(state.left) << 32 | (state.turn % self.order.len()) as u64
     }
 
-    fn move_traits(&self, mv: &u32) -> MoveTraits {
+    fn move_traits(&self, _state: &Self::State, mv: &u32) -> MoveTraits {
         MoveTraits {
             to: Some(*mv),
             ..MoveTraits::default()
