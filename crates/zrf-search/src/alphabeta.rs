@@ -1,7 +1,8 @@
 //! Alpha-beta search: negamax with iterative deepening, aspiration windows and
 //! principal-variation search, a shared [`TranspositionTable`], move ordering (the
 //! table's move, captures by most valuable victim and least valuable attacker,
-//! promotions, two killers per ply, a history table), check extensions, null-move
+//! promotions, two killers per ply, the counter-move to the move before, a history
+//! table), check extensions, null-move
 //! pruning (never in check, nor for a side left with its least valuable kinds alone:
 //! [`Evaluator::null_move_allowed`]), futility pruning of quiet moves at the frontier,
 //! late-move reductions that grow with depth and move number, and a quiescence search
@@ -60,8 +61,12 @@ pub struct Limits {
     /// Most nodes visited (quiescence nodes included): with one thread the result is
     /// then the same on every run.
     pub nodes: Option<u64>,
-    /// Longest time spent; an iteration is not started past half of it.
+    /// Longest time spent; an iteration is not started past half of it, unless
+    /// `whole_time`.
     pub time: Option<Duration>,
+    /// Iterations go on until `time` runs out (a fixed time a move, UCI's `movetime`):
+    /// the iteration cut short still gives its best move of those it searched.
+    pub whole_time: bool,
 }
 
 impl Limits {
@@ -166,6 +171,8 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
         plies: Vec::new(),
         killers: vec![[None; 2]; MAX_PLY + 1],
         history: vec![0; HISTORY_SIZE],
+        counters: vec![None; HISTORY_SIZE],
+        arrived_by: vec![None; MAX_PLY + 2],
         in_null: false,
     };
     let mut order: Vec<usize> = match options.root_moves {
@@ -208,10 +215,11 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
         on_iteration(&iteration);
         found = Some(Found { index, iteration });
         let decided = score.abs() > WIN_BOUND && WIN - score.abs() <= depth as i32;
-        let half_time = options
-            .limits
-            .time
-            .is_some_and(|t| started.elapsed() * 2 > t);
+        let half_time = !options.limits.whole_time
+            && options
+                .limits
+                .time
+                .is_some_and(|t| started.elapsed() * 2 > t);
         if decided || half_time {
             break;
         }
@@ -236,6 +244,10 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
 /// The buffers of one ply: its moves, their order, and the position after each.
 struct Ply<G: Game> {
     moves: Vec<G::Move>,
+    /// Per move (by index): its traits, worked out once when the moves are ordered.
+    traits: Vec<MoveTraits>,
+    /// Per move (by index): what it wins at once, for captures and promotions.
+    gains: Vec<i32>,
     order: Vec<(i32, u32)>,
     child: Option<G::State>,
 }
@@ -244,6 +256,8 @@ impl<G: Game> Default for Ply<G> {
     fn default() -> Self {
         Ply {
             moves: Vec::new(),
+            traits: Vec::new(),
+            gains: Vec::new(),
             order: Vec::new(),
             child: None,
         }
@@ -278,6 +292,11 @@ struct Searcher<'a, 's, G: Game, E> {
     plies: Vec<Ply<G>>,
     killers: Vec<[Option<MoveTraits>; 2]>,
     history: Vec<i32>,
+    /// By [`history_slot`] of a move: the quiet move that last refuted it.
+    counters: Vec<Option<MoveTraits>>,
+    /// Per ply: the move that led to the node there (none at the root and after a
+    /// null move), whose counter-move is tried early.
+    arrived_by: Vec<Option<MoveTraits>>,
     /// Whether a null move is being searched (no second one inside it).
     in_null: bool,
 }
@@ -423,6 +442,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let mut alpha = window_alpha;
         let mut best: Option<(usize, i32)> = None;
         for (n, &index) in order.iter().enumerate() {
+            self.arrived_by[1] = Some(self.game.move_traits(state, &level.moves[index]));
             let child = level.play(self.game, state, index);
             let value = if n == 0 || self.same_side(mover, self.game.to_move(child)) {
                 self.child_value(child, mover, depth - 1, alpha, beta, 1)
@@ -527,13 +547,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let (mut best_score, mut best_index) = (-INFINITY, Entry::NO_MOVE);
         for n in 0..level.order.len() {
             let index = level.order[n].1 as usize;
-            let traits = self.game.move_traits(state, &level.moves[index]);
+            let traits = level.traits[index];
             let quiet = traits.captures == 0 && !traits.promotes;
             let killer = self.killers[ply].contains(&Some(traits));
             if let Some(bound) = futile.filter(|_| n > 0 && quiet && !killer) {
                 best_score = best_score.max(bound);
                 continue;
             }
+            self.arrived_by[ply + 1] = Some(traits);
             let child = level.play(self.game, state, index);
             let same = self.same_side(mover, self.game.to_move(child));
             let value = if n == 0 || same {
@@ -573,6 +594,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                     }
                     let slot = &mut self.history[history_slot(traits)];
                     *slot = (*slot + depth * depth).min(1 << 20);
+                    if let Some(before) = self.arrived_by[ply] {
+                        self.counters[history_slot(before)] = Some(traits);
+                    }
                 }
                 break;
             }
@@ -609,6 +633,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let stride = count.div_ceil(CHANCE_MOVES).max(1);
         let (mut total, mut tried) = (0i64, 0i64);
         for index in (0..count).step_by(stride) {
+            self.arrived_by[ply + 1] = None;
             let child = level.play(self.game, state, index);
             let value = self.child_value(child, mover, depth - 1, -INFINITY, INFINITY, ply + 1);
             if self.stopped {
@@ -642,6 +667,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         }
         let reduction = 3 + depth / 6 + ((stand - beta) / 200).clamp(0, 2);
         self.in_null = true;
+        self.arrived_by[ply + 1] = None;
         let value = -self.node(&passed, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
         self.in_null = false;
         // A win found after passing is not one the side can count on.
@@ -653,8 +679,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// history.
     fn order(&self, state: &G::State, level: &mut Ply<G>, table_move: Option<usize>, ply: usize) {
         level.order.clear();
+        level.traits.clear();
+        let counter = self.arrived_by[ply].and_then(|before| self.counters[history_slot(before)]);
         for (index, mv) in level.moves.iter().enumerate() {
             let traits = self.game.move_traits(state, mv);
+            level.traits.push(traits);
             let score = if Some(index) == table_move {
                 1 << 30
             } else if traits.captures > 0 || traits.promotes {
@@ -663,6 +692,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 (1 << 22) + 1
             } else if self.killers[ply][1] == Some(traits) {
                 1 << 22
+            } else if counter == Some(traits) {
+                (1 << 22) - 1
             } else {
                 self.history[history_slot(traits)]
             };
@@ -687,14 +718,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         };
         let stand = self.static_score(state, mover);
         level.order.clear();
+        level.gains.clear();
         for (index, mv) in level.moves.iter().enumerate() {
             let traits = self.game.move_traits(state, mv);
+            let mut worth = 0;
             if traits.captures > 0 || traits.promotes {
                 let gain = self.eval.move_gain(self.game, state, mv);
+                worth = gain.gain;
                 level
                     .order
                     .push((capture_order(gain, traits), index as u32));
             }
+            level.gains.push(worth);
         }
         // Where every move captures (captures compulsory), standing on the evaluation
         // would ignore the capture that must come; but in games where nearly every
@@ -726,10 +761,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             }
             // Delta pruning: a capture whose whole gain cannot lift the score to alpha.
             if !forced && alpha.abs() < WIN_BOUND {
-                let gain = self
-                    .eval
-                    .move_gain(self.game, state, &level.moves[index])
-                    .gain;
+                let gain = level.gains[index];
                 if gain > 0 && stand + gain + DELTA_MARGIN <= alpha {
                     continue;
                 }

@@ -113,6 +113,7 @@ pub fn bench<T: Templates>(engine: &Engine<T>, seconds: f64) -> String {
         depth: Some(BENCH_DEPTH),
         time: Some(budget * 20),
         nodes: None,
+        whole_time: false,
     };
     if let Some(reached) = measure_search(engine, to_depth) {
         let cut = if reached.depth < BENCH_DEPTH {
@@ -441,6 +442,7 @@ fn limits(options: &mut Options, default_level: u32) -> Result<Limits, String> {
             time: time.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
             depth,
             nodes: None,
+            whole_time: false,
         },
     })
 }

@@ -358,6 +358,7 @@ fn limits_of(words: &[String], first: bool) -> Limits {
         nodes: value("nodes"),
         time: value("movetime")
             .map(|t| Duration::from_millis(t.saturating_sub(MOVE_OVERHEAD_MS / 3).max(1))),
+        whole_time: value("movetime").is_some(),
     };
     if let (None, Some(clock)) = (limits.time, clock) {
         let usable = clock.saturating_sub(MOVE_OVERHEAD_MS);
@@ -458,6 +459,9 @@ mod tests {
         // Less than the overhead left: the least time there is.
         assert_eq!(millis(limits("wtime 10", true)), Some(1));
         assert_eq!(millis(limits("movetime 100", true)), Some(90));
+        // A fixed time a move is used whole; a share of the clock is not.
+        assert!(limits("movetime 100", true).whole_time);
+        assert!(!limits("wtime 60000", true).whole_time);
         assert_eq!(limits("depth 5", true), Limits::depth(5));
         assert_eq!(millis(limits("", true)), Some(1000));
         assert_eq!(limits("infinite", true), Limits::default());
