@@ -9,8 +9,9 @@
 //! corpus games of the speed targets (chess.zrf perft 5, English checkers perft 9) are
 //! measured too, against shakmaty and the interpreter on the same file and depth.
 
+mod common;
+
 use std::path::Path;
-use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shakmaty::{Chess, Position};
@@ -49,16 +50,6 @@ fn shakmaty_perft(position: &Chess, depth: u32) -> u64 {
 
 /// Leaves per second, the best of three runs: the machine's speed wanders, and the
 /// fastest run is the one least disturbed.
-fn rate(mut run: impl FnMut() -> u64) -> f64 {
-    (0..3)
-        .map(|_| {
-            let clock = Instant::now();
-            let leaves = run();
-            leaves as f64 / clock.elapsed().as_secs_f64()
-        })
-        .fold(0.0, f64::max)
-}
-
 fn perft(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let corpus = root.join("../shared/corpus");
@@ -97,17 +88,17 @@ fn perft(c: &mut Criterion) {
     }
     group.finish();
 
-    let ceiling = rate(|| shakmaty_perft(&Chess::default(), 5));
+    let ceiling = common::best_rate(|| shakmaty_perft(&Chess::default(), 5));
     println!("shakmaty chess perft 5: {ceiling:.0} leaves/s");
     if let Some(chess) = &chess {
-        let ours = rate(|| zrf_search::perft(chess, &chess.start(), 4));
+        let ours = common::best_rate(|| zrf_search::perft(chess, &chess.start(), 4));
         println!(
             "interpreter chess.zrf perft 4: {ours:.0} leaves/s = {:.4} of shakmaty",
             ours / ceiling
         );
     }
     if let Some(checkers) = &checkers {
-        let ours = rate(|| zrf_search::perft(checkers, &checkers.start(), 8));
+        let ours = common::best_rate(|| zrf_search::perft(checkers, &checkers.start(), 8));
         println!("interpreter English checkers perft 8: {ours:.0} leaves/s");
     }
     for game in zrf_example_games::corpus::GAMES {
@@ -115,8 +106,9 @@ fn perft(c: &mut Criterion) {
             eprintln!("{}: cannot interpret {:?}", game.file, game.title);
             continue;
         };
-        let fast = rate(|| (game.perft)(game.depth));
-        let slow = rate(|| zrf_search::perft(&interpreted, &interpreted.start(), game.depth));
+        let fast = common::best_rate(|| (game.perft)(game.depth));
+        let slow =
+            common::best_rate(|| zrf_search::perft(&interpreted, &interpreted.start(), game.depth));
         println!(
             "compiled {:?} perft {}: {fast:.0} leaves/s = {:.4} of shakmaty, {:.2}x the interpreter ({slow:.0})",
             game.title,
@@ -129,8 +121,8 @@ fn perft(c: &mut Criterion) {
     let samples = root.join("zrf-samples");
     if let Some(interpreted) = engine(&samples.join("chess.zrf"), None) {
         let compiled = zrf_example_games::chess::engine();
-        let slow = rate(|| zrf_search::perft(&interpreted, &interpreted.start(), 4));
-        let fast = rate(|| zrf_search::perft(&compiled, &compiled.start(), 4));
+        let slow = common::best_rate(|| zrf_search::perft(&interpreted, &interpreted.start(), 4));
+        let fast = common::best_rate(|| zrf_search::perft(&compiled, &compiled.start(), 4));
         println!(
             "sample chess perft 4: compiled {fast:.0} leaves/s = {:.4} of shakmaty, {:.2}x the interpreter ({slow:.0})",
             fast / ceiling,
@@ -139,8 +131,8 @@ fn perft(c: &mut Criterion) {
     }
     if let Some(interpreted) = engine(&samples.join("checkers.zrf"), None) {
         let compiled = zrf_example_games::checkers::engine();
-        let slow = rate(|| zrf_search::perft(&interpreted, &interpreted.start(), 8));
-        let fast = rate(|| zrf_search::perft(&compiled, &compiled.start(), 8));
+        let slow = common::best_rate(|| zrf_search::perft(&interpreted, &interpreted.start(), 8));
+        let fast = common::best_rate(|| zrf_search::perft(&compiled, &compiled.start(), 8));
         println!(
             "sample checkers perft 8: compiled {fast:.0} leaves/s, {:.2}x the interpreter ({slow:.0})",
             fast / slow

@@ -3,8 +3,9 @@
 //! and the chosen one played, the least a replay must do) in the same run; the closing
 //! line prints the replay's cost as a multiple of that.
 
+mod common;
+
 use std::path::Path;
-use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use zrf::build::{Config, Selection};
@@ -80,16 +81,6 @@ fn play_all(engine: &Interpreted, games: &[Recorded]) -> usize {
     played
 }
 
-fn rate(mut run: impl FnMut() -> usize) -> f64 {
-    (0..3)
-        .map(|_| {
-            let clock = Instant::now();
-            let done = run();
-            done as f64 / clock.elapsed().as_secs_f64()
-        })
-        .fold(0.0, f64::max)
-}
-
 fn replay(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("zrf-samples/chess.zrf");
     let engine = Config::new()
@@ -109,8 +100,8 @@ fn replay(c: &mut Criterion) {
         b.iter(|| play_all(&engine, &games))
     });
     group.finish();
-    let replayed = rate(|| replay_all(&engine, &games));
-    let played = rate(|| play_all(&engine, &games));
+    let replayed = common::best_rate(|| replay_all(&engine, &games) as u64);
+    let played = common::best_rate(|| play_all(&engine, &games) as u64);
     println!(
         "replay: {replayed:.0} records/s; playing the same moves {played:.0}/s; replay costs {:.2}x playing",
         played / replayed

@@ -1,6 +1,22 @@
 //! Helpers shared by the benchmarks.
 
+// Each benchmark is its own crate and uses only some of these.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Items a second done by `run` (which returns how many it did): the best of three
+/// runs, the one least disturbed by the rest of the machine.
+pub fn best_rate(mut run: impl FnMut() -> u64) -> f64 {
+    (0..3)
+        .map(|_| {
+            let clock = Instant::now();
+            let done = run();
+            done as f64 / clock.elapsed().as_secs_f64()
+        })
+        .fold(0.0, f64::max)
+}
 
 /// Every `.zrf` and `.inc` file below `dir`.
 pub fn collect(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -78,7 +78,7 @@ pub enum BuildError {
 }
 
 /// Reads a learned evaluation file (a few hundred kilobytes at most).
-fn read_evaluation(path: &Path) -> Result<zrf_search::learn::Learned, BuildError> {
+pub fn read_evaluation(path: &Path) -> Result<zrf_search::learn::Learned, BuildError> {
     let fail = |reason: String| BuildError::Evaluation {
         path: path.display().to_string(),
         reason,

@@ -62,12 +62,14 @@ fn with_evaluation(mut engine: Interpreted, path: Option<&Path>) -> Result<Inter
     let Some(path) = path else {
         return Ok(engine);
     };
-    let learned = super::tune::read_learned(path).and_then(|learned| {
-        learned
-            .check(&engine.tables)
-            .map(|()| learned)
-            .map_err(|e| format!("{}: {e}", path.display()))
-    });
+    let learned = crate::build::read_evaluation(path)
+        .map_err(|e| e.to_string())
+        .and_then(|learned| {
+            learned
+                .check(&engine.tables)
+                .map(|()| learned)
+                .map_err(|e| format!("{}: {e}", path.display()))
+        });
     match learned {
         Ok(learned) => {
             engine.tables.evaluation = Some(learned.to_text());
@@ -458,7 +460,7 @@ pub fn uci(
         return no_such_game(file, variant);
     };
     if let Some(path) = evaluation {
-        let learned = match super::tune::read_learned(path) {
+        let learned = match crate::build::read_evaluation(path).map_err(|e| e.to_string()) {
             Ok(learned) => learned,
             Err(err) => {
                 eprintln!("error: {err}");

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use clap::Args;
 use codespan_reporting::term::termcolor::ColorChoice;
-use zrf_search::learn::{self, Learned, Record, SelfPlay};
+use zrf_search::learn::{self, Record, SelfPlay};
 
 use super::play;
 use super::FrontEndArgs;
@@ -71,16 +71,6 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
         return Err(format!("{text}: K must be from 1 to N"));
     }
     Ok((k, n))
-}
-
-/// Reads a learned evaluation file.
-pub fn read_learned(path: &Path) -> Result<Learned, String> {
-    // Learned evaluations are a few hundred kilobytes at most.
-    let bytes = crate::source::read_limited(path, 16 << 20)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let text =
-        String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
-    Learned::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 pub fn tune(args: &TuneArgs, color: ColorChoice) -> u8 {
