@@ -703,7 +703,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     }
 
     /// Captures and promotions only, until the position is quiet; the side to move may
-    /// stand on the evaluation unless every move it has is a capture (near the leaf).
+    /// stand on the evaluation unless every move it has is a capture (near the leaf) or
+    /// its royal piece is attacked: then every move is searched (standing still in
+    /// check would ignore a mate or the loss of what must move to parry it).
     fn quiesce(
         &mut self,
         state: &G::State,
@@ -717,6 +719,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             Err(over) => return over,
         };
         let stand = self.static_score(state, mover);
+        let searched =
+            depth < QUIESCENCE_PLIES && ply + 1 < MAX_PLY && !self.game.plays_at_random(mover);
+        let evading = searched && self.game.in_check(state);
         level.order.clear();
         level.gains.clear();
         for (index, mv) in level.moves.iter().enumerate() {
@@ -728,6 +733,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 level
                     .order
                     .push((capture_order(gain, traits), index as u32));
+            } else if evading {
+                level.order.push((0, index as u32));
             }
             level.gains.push(worth);
         }
@@ -735,12 +742,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         // would ignore the capture that must come; but in games where nearly every
         // move captures (sowing games) that would search everything, so only the first
         // plies of the quiescence search are held to it.
-        let forced = depth < FORCED_PLIES && level.order.len() == level.moves.len();
-        if level.order.is_empty()
-            || depth >= QUIESCENCE_PLIES
-            || ply + 1 >= MAX_PLY
-            || self.game.plays_at_random(mover)
-        {
+        let forced = evading || (depth < FORCED_PLIES && level.order.len() == level.moves.len());
+        if level.order.is_empty() || !searched {
             self.give_ply(ply, level);
             return stand;
         }
