@@ -405,3 +405,16 @@ pub fn to_json(sources: &SourceMap, diagnostic: &Diagnostic) -> serde_json::Valu
         "help": diagnostic.help.as_deref().map(capped),
     })
 }
+
+/// The closest candidate by edit distance, if close enough to be a likely typo, or one
+/// that contains the name or is contained in it (`promotion` for `promotion-zone`).
+pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    let limit = (name.chars().count() / 3).max(1);
+    let related =
+        |c: &str| c.len() >= 3 && name.len() >= 3 && (c.contains(name) || name.contains(c));
+    candidates
+        .map(|c| (strsim::damerau_levenshtein(name, c), c))
+        .filter(|&(d, c)| d <= limit || c.eq_ignore_ascii_case(name) || related(c))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c.to_string())
+}

@@ -69,7 +69,7 @@ impl Lower<'_> {
                     && !self.build.grid_names.contains(text)
                     && self.positions.get(text).is_none()
                 {
-                    let suggestion = self.positions.suggest(text);
+                    let suggestion = self.positions.closest(text);
                     self.undefined(name, NameKind::Position, suggestion);
                 }
             }
@@ -100,7 +100,7 @@ impl Lower<'_> {
                 other => {
                     let found = other.unwrap_or("(...)").to_string();
                     let suggestion = other.and_then(|h| {
-                        super::suggest(
+                        super::closest(
                             h,
                             [
                                 "grid",
@@ -218,7 +218,7 @@ impl Lower<'_> {
                 other => {
                     let found = other.unwrap_or("(...)").to_string();
                     let suggestion = other.and_then(|h| {
-                        super::suggest(
+                        super::closest(
                             h,
                             ["start-rectangle", "dimensions", "directions"].into_iter(),
                         )
@@ -463,7 +463,7 @@ impl Lower<'_> {
                 other => {
                     let found = other.unwrap_or("(...)").to_string();
                     let suggestion = other.and_then(|h| {
-                        super::suggest(h, ["name", "players", "positions"].into_iter())
+                        super::closest(h, ["name", "players", "positions"].into_iter())
                     });
                     self.err(CheckError::UnknownKeyword {
                         at: at(item),

@@ -70,6 +70,14 @@ pub enum CheckError {
         found: String,
         suggestion: Option<String>,
     },
+    /// A word in a move template that is no statement, direction, position or macro.
+    UnknownStep {
+        at: At,
+        found: String,
+        suggestion: Option<String>,
+        /// The board's directions, listed when none is close to the word.
+        directions: Vec<String>,
+    },
     /// A form with the wrong number of arguments.
     Arity {
         at: At,
@@ -83,6 +91,8 @@ pub enum CheckError {
         kind: NameKind,
         name: String,
         suggestion: Option<String>,
+        /// Where a direction was wanted and none is close: the board's directions.
+        directions: Vec<String>,
     },
     /// A name declared twice.
     Duplicate {
@@ -124,6 +134,7 @@ impl CheckError {
     pub fn at(&self) -> At {
         match self {
             CheckError::UnknownKeyword { at, .. }
+            | CheckError::UnknownStep { at, .. }
             | CheckError::Arity { at, .. }
             | CheckError::Undefined { at, .. }
             | CheckError::Duplicate { at, .. }
@@ -165,6 +176,21 @@ impl CheckError {
                     None => d,
                 }
             }
+            CheckError::UnknownStep {
+                found,
+                suggestion,
+                directions,
+                ..
+            } => {
+                let context = "statement, direction or position";
+                let d = Diagnostic::error("E0401", format!("unknown {context} `{found}`"))
+                    .primary(at.span, format!("not a {context}"));
+                match did_you_mean(suggestion) {
+                    Some(help) => d.help(help),
+                    None if directions.is_empty() => d,
+                    None => d.help(directions_are(directions)),
+                }
+            }
             CheckError::Arity {
                 form,
                 expected,
@@ -176,11 +202,15 @@ impl CheckError {
                 kind,
                 name,
                 suggestion,
+                directions,
                 ..
             } => {
                 let noun = kind.noun();
-                let d = Diagnostic::error("E0403", format!("undefined {noun} `{name}`"))
+                let mut d = Diagnostic::error("E0403", format!("undefined {noun} `{name}`"))
                     .primary(at.span, format!("no {noun} of this name is declared"));
+                if suggestion.is_none() && !directions.is_empty() {
+                    d = d.note(directions_are(directions));
+                }
                 match did_you_mean(suggestion).or_else(|| kind.how_to_declare(name)) {
                     Some(help) => d.help(help),
                     None => d,
@@ -229,4 +259,10 @@ impl CheckError {
             None => d,
         }
     }
+}
+
+/// "the board's directions are `n`, `e`, ...".
+fn directions_are(directions: &[String]) -> String {
+    let listed: Vec<String> = directions.iter().map(|d| format!("`{d}`")).collect();
+    format!("the board's directions are {}", listed.join(", "))
 }

@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 
 pub use error::{At, CheckError, NameKind};
 
-use crate::diag::Diagnostic;
+use crate::diag::{closest, Diagnostic};
 use crate::expand::{EKind, ENode, Expanded, SectionRef};
 use crate::intern::Sym;
 use crate::ir;
@@ -167,22 +167,9 @@ impl Names {
     }
 
     /// The closest declared name, for "did you mean".
-    fn suggest(&self, name: &str) -> Option<String> {
-        suggest(name, self.names.iter().map(String::as_str))
+    fn closest(&self, name: &str) -> Option<String> {
+        closest(name, self.names.iter().map(String::as_str))
     }
-}
-
-/// The closest candidate by edit distance, if close enough to be a likely typo, or one
-/// that contains the name or is contained in it (`promotion` for `promotion-zone`).
-fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
-    let limit = (name.chars().count() / 3).max(1);
-    let related =
-        |c: &str| c.len() >= 3 && name.len() >= 3 && (c.contains(name) || name.contains(c));
-    candidates
-        .map(|c| (strsim::damerau_levenshtein(name, c), c))
-        .filter(|&(d, c)| d <= limit || c.eq_ignore_ascii_case(name) || related(c))
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c.to_string())
 }
 
 /// Game sections with no effect on the rules: parsed, kept out of the IR.
@@ -326,11 +313,16 @@ impl<'a> Lower<'a> {
 
     fn undefined(&mut self, node: &ENode, kind: NameKind, suggestion: Option<String>) {
         let name = self.text(node).to_string();
+        let directions = match kind {
+            NameKind::Direction | NameKind::DirectionOrPosition => self.directions.names.clone(),
+            _ => Vec::new(),
+        };
         self.err(CheckError::Undefined {
             at: at(node),
             kind,
             name,
             suggestion,
+            directions,
         });
     }
 
@@ -398,7 +390,7 @@ impl<'a> Lower<'a> {
         if let Some(id) = names.get(self.name(sym)) {
             return Some(id);
         }
-        let suggestion = names.suggest(self.name(sym));
+        let suggestion = names.closest(self.name(sym));
         self.undefined(node, kind, suggestion);
         None
     }
@@ -465,7 +457,7 @@ impl<'a> Lower<'a> {
                 self.more_errors += 1;
             } else if !known {
                 let found = head.unwrap_or("(...)").to_string();
-                let suggestion = head.and_then(|h| suggest(h, known_sections()));
+                let suggestion = head.and_then(|h| closest(h, known_sections()));
                 self.err(CheckError::UnknownKeyword {
                     at: at(section),
                     context: "game section",

@@ -2,7 +2,7 @@
 
 use std::hash::BuildHasher;
 
-use super::{args, at, suggest, CheckError, Lower, NameKind};
+use super::{args, at, closest, CheckError, Lower, NameKind};
 use crate::expand::{EKind, ENode};
 use crate::ir::{
     self, AddKind, AttributeId, Block, Cond, Dir, DirectionId, FlagId, GoTarget, Loc, MoveTypeId,
@@ -217,7 +217,7 @@ impl Lower<'_> {
                 }),
                 other => {
                     let found = other.unwrap_or("(...)").to_string();
-                    let suggestion = other.and_then(|h| suggest(h, PIECE_SECTIONS.iter().copied()));
+                    let suggestion = other.and_then(|h| closest(h, PIECE_SECTIONS.iter().copied()));
                     self.err(CheckError::UnknownKeyword {
                         at: at(item),
                         context: "piece section",
@@ -407,7 +407,11 @@ impl Lower<'_> {
                 self.bare_statement(&items[0])?
             }
             other => {
-                let suggestion = suggest(other, STATEMENT_FORMS.iter().copied());
+                let candidates = STATEMENT_FORMS
+                    .iter()
+                    .copied()
+                    .chain(self.x.macro_names.iter().map(String::as_str));
+                let suggestion = closest(other, candidates);
                 self.err(CheckError::UnknownKeyword {
                     at: at(node),
                     context: "statement",
@@ -463,13 +467,14 @@ impl Lower<'_> {
                     .iter()
                     .copied()
                     .chain(self.directions.names.iter().map(String::as_str))
-                    .chain(self.positions.names.iter().map(String::as_str));
-                let suggestion = suggest(name, candidates);
-                self.err(CheckError::UnknownKeyword {
+                    .chain(self.positions.names.iter().map(String::as_str))
+                    .chain(self.x.macro_names.iter().map(String::as_str));
+                let suggestion = closest(name, candidates);
+                self.err(CheckError::UnknownStep {
                     at: at(node),
-                    context: "statement, direction or position",
                     found: name.to_string(),
                     suggestion,
+                    directions: self.directions.names.clone(),
                 });
                 return None;
             }
@@ -544,7 +549,7 @@ impl Lower<'_> {
             [] => {}
             [loc] => at_loc = Some(self.loc(loc)?),
             [first, ..] => {
-                let suggestion = self.pieces.suggest(self.text(first));
+                let suggestion = self.pieces.closest(self.text(first));
                 self.undefined(first, NameKind::Piece, suggestion);
                 return None;
             }
@@ -587,7 +592,7 @@ impl Lower<'_> {
             .iter()
             .chain(&self.positions.names)
             .map(String::as_str);
-        let suggestion = suggest(name, candidates);
+        let suggestion = closest(name, candidates);
         self.undefined(node, NameKind::DirectionOrPosition, suggestion);
         None
     }
@@ -666,7 +671,7 @@ impl Lower<'_> {
             .iter()
             .copied()
             .chain(self.attributes.names.iter().map(String::as_str));
-        let suggestion = suggest(name, candidates);
+        let suggestion = closest(name, candidates);
         self.err(CheckError::UnknownKeyword {
             at: at(node),
             context: "condition",

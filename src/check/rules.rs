@@ -1,6 +1,6 @@
 //! Players, turn order, board setup, goals, move priorities, options and engines.
 
-use super::{args, at, suggest, CheckError, Lower, NameKind};
+use super::{args, at, closest, CheckError, Lower, NameKind};
 use crate::expand::{EKind, ENode};
 use crate::ir::{
     self, DirectionId, GoalCond, GoalKind, MaximalCaptures, MoveTypeId, PassTurn, PieceId,
@@ -334,7 +334,7 @@ impl Lower<'_> {
                     "or",
                     "not",
                 ];
-                let suggestion = suggest(other, known.into_iter());
+                let suggestion = closest(other, known.into_iter());
                 self.err(CheckError::UnknownKeyword {
                     at: at(node),
                     context: "goal condition",
@@ -395,12 +395,13 @@ impl Lower<'_> {
             .iter()
             .chain(&self.zones.names)
             .map(String::as_str);
-        let suggestion = suggest(text, candidates);
+        let suggestion = closest(text, candidates);
         self.err(CheckError::Undefined {
             at: at(node),
             kind: NameKind::Position,
             name: text.to_string(),
             suggestion,
+            directions: Vec::new(),
         });
         None
     }

@@ -60,6 +60,8 @@ pub enum ExpandError {
     UnknownTopLevel {
         span: Span,
         head: Option<String>,
+        /// A top-level form or macro name close to `head`.
+        suggestion: Option<String>,
         expn: Option<ExpnId>,
     },
     /// A `variant` in a file without any `game`.
@@ -209,7 +211,12 @@ impl ExpandError {
                     .help("write it as (define NAME body...)"),
                 None,
             ),
-            ExpandError::UnknownTopLevel { span, head, expn } => (
+            ExpandError::UnknownTopLevel {
+                span,
+                head,
+                suggestion,
+                expn,
+            } => (
                 Diagnostic::error(
                     "E0309",
                     match head {
@@ -218,7 +225,11 @@ impl ExpandError {
                     },
                 )
                 .primary(*span, "not a definition, game or variant")
-                .help("a file holds `define`, `game`, `variant`, `include` and `version` forms"),
+                .help(match suggestion {
+                    Some(name) => format!("did you mean `{name}`?"),
+                    None => "a file holds `define`, `game`, `variant`, `include` and `version` forms"
+                        .to_string(),
+                }),
                 *expn,
             ),
             ExpandError::NoGame { span } => (

@@ -53,6 +53,12 @@ pub fn expand(loaded: &Loaded, options: &ExpandOptions) -> Expanded {
         .iter()
         .map(|name| expander.interner.intern(name))
         .collect();
+    let mut macro_names: Vec<String> = expander
+        .macros
+        .keys()
+        .map(|&name| expander.interner.resolve(name).to_string())
+        .collect();
+    macro_names.sort();
     // `translate` (names shown in another language) is known to Zillions and has no
     // effect on the rules.
     let no_effect = expander.interner.intern("translate");
@@ -64,9 +70,16 @@ pub fn expand(loaded: &Loaded, options: &ExpandOptions) -> Expanded {
         if head == Some(no_effect) {
             return false;
         }
+        let head = head.map(|h| expander.interner.resolve(h).to_string());
+        let suggestion = head.as_deref().and_then(|head| {
+            let forms = ["define", "game", "variant", "include", "version"];
+            let macros = macro_names.iter().map(String::as_str);
+            crate::diag::closest(head, forms.into_iter().chain(macros))
+        });
         expander.errors.push(ExpandError::UnknownTopLevel {
             span: form.span,
-            head: head.map(|h| expander.interner.resolve(h).to_string()),
+            head,
+            suggestion,
             expn: form.expn,
         });
         false
@@ -93,6 +106,7 @@ pub fn expand(loaded: &Loaded, options: &ExpandOptions) -> Expanded {
         games,
         errors,
         created_nodes: expander.created,
+        macro_names,
     }
 }
 

@@ -177,6 +177,8 @@ pub struct Expanded {
     pub errors: Vec<ExpandError>,
     /// Nodes created by expansion, for limits and statistics.
     pub created_nodes: usize,
+    /// The names of the macros defined, sorted (for "did you mean").
+    pub macro_names: Vec<String>,
 }
 
 impl Expanded {

@@ -852,3 +852,38 @@ fn bench_names_each_measure() {
         "{stdout}"
     );
 }
+
+#[test]
+fn misspelt_words_get_the_name_meant_or_the_boards_directions() {
+    let out = zrfc(&[
+        "check",
+        "--color",
+        "never",
+        "tests/fixtures/check/misspellings.zrf",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    let hints: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("error") || l.starts_with("   = "))
+        .collect();
+    let directions = "the board's directions are `n`, `e`, `s`, `w`, `nw`";
+    assert_eq!(
+        hints,
+        [
+            "error[E0309]: unknown top-level form `gme`",
+            "   = help: did you mean `game`?",
+            "error[E0401]: unknown statement, direction or position `step`",
+            "   = help: did you mean `stepp`?",
+            "error[E0401]: unknown statement, direction or position `stpp`",
+            "   = help: did you mean `stepp`?",
+            "error[E0401]: unknown statement, direction or position `north`",
+            &format!("   = help: {directions}"),
+            "error[E0403]: undefined direction or position `north`",
+            &format!("   = {directions}"),
+            "error[E0403]: undefined direction `nrth`",
+            &format!("   = {directions}"),
+            "   = help: declare it in a grid's (directions (nrth ...)) or with (links nrth ...)",
+        ]
+    );
+}
