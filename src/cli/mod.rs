@@ -84,6 +84,14 @@ enum Command {
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
+    /// Explain a diagnostic code: what it means, how to mend it, and an input that gets
+    /// it. Without a code, lists every code.
+    ///
+    /// Example: `zrfc explain E0301`
+    Explain {
+        /// The code, as diagnostics show it (`E0301`, `w0401`).
+        code: Option<String>,
+    },
     /// Print a file after macro expansion, or one game or variant with what it inherits.
     ///
     /// Example: `zrfc expand zrf-samples/checkers.zrf --variant "English Checkers"`
@@ -637,6 +645,7 @@ pub fn main() -> ExitCode {
             list,
             front_end,
         } => check_command(&files, message_format, list, &front_end.options(), color),
+        Command::Explain { code } => explain_command(code.as_deref()),
         Command::Expand {
             file,
             variant,
@@ -1133,4 +1142,49 @@ fn ir_command(
 
 fn exit_code(diagnostics: &[Diagnostic]) -> u8 {
     u8::from(diagnostics.iter().any(Diagnostic::is_error))
+}
+
+/// `zrfc explain [CODE]`.
+fn explain_command(code: Option<&str>) -> u8 {
+    use diag::codes::{lookup, CODES};
+    let Some(code) = code else {
+        for entry in CODES {
+            println!("{}  {}", entry.code, entry.title);
+        }
+        return 0;
+    };
+    let Some(entry) = lookup(code.trim()) else {
+        eprintln!(
+            "error: no diagnostic code `{}`; `zrfc explain` lists them",
+            diag::capped(code)
+        );
+        return 1;
+    };
+    println!("{}: {}\n", entry.code, entry.title);
+    println!("{}", textwrap_lines(entry.explanation, 80));
+    if let Some(example) = entry.example {
+        println!("\nFor example:\n");
+        for line in example.lines() {
+            println!("    {line}");
+        }
+    }
+    0
+}
+
+/// `text` folded at spaces into lines of at most `width` characters.
+fn textwrap_lines(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line_length = 0;
+    for word in text.split_whitespace() {
+        if line_length > 0 && line_length + 1 + word.len() > width {
+            out.push('\n');
+            line_length = 0;
+        } else if line_length > 0 {
+            out.push(' ');
+            line_length += 1;
+        }
+        out.push_str(word);
+        line_length += word.len();
+    }
+    out
 }

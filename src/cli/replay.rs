@@ -214,10 +214,7 @@ fn check_records(
         }
     }
     if malformed > errors.len() {
-        errors.push(Diagnostic::error(
-            "E0501",
-            format!("{} more malformed records", malformed - errors.len()),
-        ));
+        errors.push(zsg::more_malformed(malformed - errors.len()));
     }
     (count, errors)
 }

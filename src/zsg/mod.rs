@@ -101,6 +101,11 @@ impl ZsgError {
     }
 }
 
+/// Stands for the malformed records past those reported one by one.
+pub fn more_malformed(count: usize) -> Diagnostic {
+    Diagnostic::error("E0501", format!("{count} more malformed records"))
+}
+
 const KEYWORDS: [&str; 4] = ["x", "=", "flip", "@"];
 
 /// A saved game's three header lines.

@@ -3,6 +3,7 @@
 mod boards;
 mod cli;
 mod codegen;
+mod codes;
 mod embed;
 mod expand;
 mod fidelity;

@@ -15,6 +15,8 @@ use codespan_reporting::term::{self, termcolor::WriteColor};
 
 use crate::source::{FileId, SourceMap, Span};
 
+pub mod codes;
+
 /// How serious a diagnostic is. Only errors make a run fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -56,6 +58,10 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        debug_assert!(
+            codes::lookup(code).is_some(),
+            "{code} is not in diag::codes"
+        );
         Diagnostic {
             severity: Severity::Error,
             code,
