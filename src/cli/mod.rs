@@ -15,7 +15,7 @@ mod replay;
 mod tune;
 
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use std::time::Duration;
@@ -83,6 +83,20 @@ enum Command {
         list: bool,
         #[command(flatten)]
         front_end: FrontEndArgs,
+    },
+    /// Lay rules files out again: indentation by depth, one space between words, the
+    /// author's line breaks and every comment kept. Only blanks change, so the file
+    /// means exactly what it meant; a file whose parentheses do not balance is left as
+    /// it is.
+    ///
+    /// Example: `zrfc fmt --check zrf-samples/*.zrf`
+    Fmt {
+        /// One or more .zrf (or included) files, rewritten in place.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Change nothing: list the files that would change and exit 1 if any would.
+        #[arg(long)]
+        check: bool,
     },
     /// Explain a diagnostic code: what it means, how to mend it, and an input that gets
     /// it. Without a code, lists every code.
@@ -646,6 +660,7 @@ pub fn main() -> ExitCode {
             front_end,
         } => check_command(&files, message_format, list, &front_end.options(), color),
         Command::Explain { code } => explain_command(code.as_deref()),
+        Command::Fmt { files, check } => fmt_command(&files, check),
         Command::Expand {
             file,
             variant,
@@ -889,7 +904,7 @@ fn report_json(sources: &SourceMap, diagnostics: &[Diagnostic]) {
 }
 
 fn parse_command(
-    file: &std::path::Path,
+    file: &Path,
     tree: bool,
     print: bool,
     options: &syntax::LoadOptions,
@@ -1008,7 +1023,7 @@ fn print_titles(expanded: &Expanded) {
 /// Runs the front end on one file and reports its diagnostics (only the errors when
 /// `errors_only`); `Err` is the exit code.
 fn run_front_end(
-    file: &std::path::Path,
+    file: &Path,
     options: &frontend::FrontEndOptions,
     color: ColorChoice,
     errors_only: bool,
@@ -1029,7 +1044,7 @@ fn run_front_end(
     Ok(front_end)
 }
 
-fn no_such_game(file: &std::path::Path, title: &str) {
+fn no_such_game(file: &Path, title: &str) {
     eprintln!(
         "error: no game or variant titled {title:?} in {}",
         file.display()
@@ -1043,7 +1058,7 @@ fn no_such_game(file: &std::path::Path, title: &str) {
 /// The game or variant titled `title` (exactly, else ignoring case), or the first game;
 /// `Err` is the exit code after saying why there is none.
 fn choose_game(
-    file: &std::path::Path,
+    file: &Path,
     front_end: frontend::FrontEnd,
     title: Option<&str>,
 ) -> Result<frontend::GameResult, u8> {
@@ -1084,7 +1099,7 @@ fn choose_game(
 }
 
 fn expand_command(
-    file: &std::path::Path,
+    file: &Path,
     variant: Option<&str>,
     options: &frontend::FrontEndOptions,
     color: ColorChoice,
@@ -1121,7 +1136,7 @@ fn expand_command(
 }
 
 fn ir_command(
-    file: &std::path::Path,
+    file: &Path,
     variant: Option<&str>,
     options: &frontend::FrontEndOptions,
     color: ColorChoice,
@@ -1187,4 +1202,57 @@ fn textwrap_lines(text: &str, width: usize) -> String {
         line_length += word.len();
     }
     out
+}
+
+/// `zrfc fmt [--check] FILE...`: 0 when every file is (or now is) formatted.
+fn fmt_command(files: &[PathBuf], check: bool) -> u8 {
+    let mut code = 0;
+    for file in files {
+        let shown = file.display();
+        let source = match crate::source::read_limited(file, crate::source::MAX_FILE_BYTES) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                eprintln!("error: {shown}: {e}");
+                code = 1;
+                continue;
+            }
+        };
+        let formatted = match syntax::format::format(&source) {
+            Ok(formatted) => formatted,
+            Err(e) => {
+                eprintln!("error: {shown}: not formatted: {e} (`zrfc check` shows where)");
+                code = 1;
+                continue;
+            }
+        };
+        if formatted == source {
+            continue;
+        }
+        if check {
+            println!("{shown}: would be reformatted");
+            code = 1;
+        } else if let Err(e) = replace_file(file, &formatted) {
+            eprintln!("error: {shown}: {e}");
+            code = 1;
+        } else {
+            println!("{shown}: reformatted");
+        }
+    }
+    code
+}
+
+/// Writes `bytes` beside `path` and renames it over `path`, keeping its permissions: an
+/// interrupted run leaves the old file or the new one, never half of one.
+fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".zrfc-fmt");
+    let temporary = PathBuf::from(temporary);
+    std::fs::write(&temporary, bytes)?;
+    let renamed = std::fs::metadata(path)
+        .and_then(|meta| std::fs::set_permissions(&temporary, meta.permissions()))
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if renamed.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    renamed
 }

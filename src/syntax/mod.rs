@@ -10,6 +10,7 @@
 //! run reports all the syntax errors of a file.
 
 mod error;
+pub mod format;
 mod include;
 mod lex;
 mod parse;

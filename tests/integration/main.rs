@@ -7,6 +7,7 @@ mod codes;
 mod embed;
 mod expand;
 mod fidelity;
+mod format;
 mod frontend_properties;
 mod includes;
 mod learn;
