@@ -81,6 +81,12 @@ enum Command {
         /// Also print the title of every game and variant (variants indented).
         #[arg(long)]
         list: bool,
+        /// Do not report warnings of this code (`--allow W0303`); repeatable.
+        #[arg(long, value_name = "CODE")]
+        allow: Vec<String>,
+        /// Report warnings of this code as errors (exit 1); repeatable.
+        #[arg(long, value_name = "CODE")]
+        deny: Vec<String>,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -657,8 +663,23 @@ pub fn main() -> ExitCode {
             files,
             message_format,
             list,
+            allow,
+            deny,
             front_end,
-        } => check_command(&files, message_format, list, &front_end.options(), color),
+        } => match warning_levels(&allow, &deny) {
+            Ok(levels) => check_command(
+                &files,
+                message_format,
+                list,
+                &levels,
+                &front_end.options(),
+                color,
+            ),
+            Err(message) => {
+                eprintln!("error: {message}");
+                2
+            }
+        },
         Command::Explain { code } => explain_command(code.as_deref()),
         Command::Fmt { files, check } => fmt_command(&files, check),
         Command::Expand {
@@ -951,10 +972,55 @@ fn parse_command(
     exit_code(&diagnostics)
 }
 
+/// What `--allow` and `--deny` ask of warnings, by code.
+struct WarningLevels {
+    allowed: Vec<&'static str>,
+    denied: Vec<&'static str>,
+}
+
+/// The codes given to `--allow` and `--deny`, each a known warning code.
+fn warning_levels(allow: &[String], deny: &[String]) -> Result<WarningLevels, String> {
+    let codes = |given: &[String]| -> Result<Vec<&'static str>, String> {
+        given
+            .iter()
+            .map(|code| match diag::codes::lookup(code.trim()) {
+                Some(entry) if entry.code.starts_with('W') => Ok(entry.code),
+                Some(entry) => Err(format!("{} is an error, not a warning", entry.code)),
+                None => Err(format!(
+                    "no diagnostic code `{}`; `zrfc explain` lists them",
+                    diag::capped(code)
+                )),
+            })
+            .collect()
+    };
+    Ok(WarningLevels {
+        allowed: codes(allow)?,
+        denied: codes(deny)?,
+    })
+}
+
+impl WarningLevels {
+    /// `diagnostics` without the allowed warnings, the denied ones made errors.
+    fn apply(&self, diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
+        diagnostics
+            .iter()
+            .filter(|d| d.is_error() || !self.allowed.contains(&d.code))
+            .map(|d| {
+                let mut d = d.clone();
+                if self.denied.contains(&d.code) {
+                    d.severity = diag::Severity::Error;
+                }
+                d
+            })
+            .collect()
+    }
+}
+
 fn check_command(
     files: &[PathBuf],
     format: MessageFormat,
     list: bool,
+    levels: &WarningLevels,
     options: &frontend::FrontEndOptions,
     color: ColorChoice,
 ) -> u8 {
@@ -974,7 +1040,7 @@ fn check_command(
                 print_titles(expanded);
             }
         }
-        let diagnostics = &front_end.diagnostics;
+        let diagnostics = &levels.apply(&front_end.diagnostics);
         match format {
             MessageFormat::Human => {
                 report_human(&sources, diagnostics, color);

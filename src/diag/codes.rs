@@ -212,6 +212,17 @@ pub const CODES: &[Code] = &[
         example: None,
     },
     Code {
+        code: "W0303",
+        title: "macro never used",
+        explanation: "A macro defined in the rules file is called by no game or variant, \
+            nor by any macro they call: often a call misspelt elsewhere (which is then \
+            reported as an unknown word), or rules left behind. Macros of included files \
+            are libraries and are not reported.",
+        example: Some(
+            "(define slide ($1 (while empty? add $1)))\n(game (title \"T\") (players A B) (turn-order A B)\n (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0)))))\n",
+        ),
+    },
+    Code {
         code: "E0401",
         title: "unknown word",
         explanation: "A section, statement, condition or option is not one the language \

@@ -81,6 +81,9 @@ pub enum ExpandError {
         name: String,
         previous: Span,
     },
+    /// A macro of the root file that nothing calls (a warning): a typo in a call, or
+    /// rules left behind.
+    UnusedMacro { span: Span, name: String },
 }
 
 impl ExpandError {
@@ -271,6 +274,12 @@ impl ExpandError {
                 Diagnostic::warning("W0301", format!("macro `{name}` is defined twice"))
                     .primary(*span, "this definition is used everywhere in the file")
                     .secondary(*previous, "this earlier definition is ignored"),
+                None,
+            ),
+            ExpandError::UnusedMacro { span, name } => (
+                Diagnostic::warning("W0303", format!("macro `{name}` is never used"))
+                    .primary(*span, "no game or variant calls it")
+                    .help("check the spelling of its calls, or remove it"),
                 None,
             ),
         }

@@ -1,7 +1,7 @@
 //! The expansion engine: collects definitions, instantiates macro bodies with their
 //! arguments, and re-expands the result, within the limits of [`ExpandOptions`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::num::NonZeroU32;
 use std::rc::Rc;
 
@@ -86,12 +86,31 @@ pub fn expand(loaded: &Loaded, options: &ExpandOptions) -> Expanded {
     });
     let mut errors = expander.errors;
     let games = build_games(&forms, &mut expander.interner, &mut errors);
+    // Macros of included files are libraries: only the root file's are reported, and
+    // only when expansion ran to the end and made a game.
+    let called: HashSet<Sym> = expander.expansions.iter().map(|e| e.macro_name).collect();
+    let mut unused: Vec<(Span, Sym)> = expander
+        .macros
+        .iter()
+        .filter(|(name, m)| m.name_span.file == loaded.root && !called.contains(name))
+        .filter(|_| !expander.exhausted && !games.is_empty())
+        .map(|(&name, m)| (m.name_span, name))
+        .collect();
+    unused.sort_by_key(|(span, _)| span.start);
+    for (span, name) in unused {
+        errors.push(ExpandError::UnusedMacro {
+            span,
+            name: expander.interner.resolve(name).to_string(),
+        });
+    }
     // Only when no other error explains it (a variant without a game, a failed
     // expansion); the warnings say nothing of games.
     let warning = |e: &ExpandError| {
         matches!(
             e,
-            ExpandError::UntitledVariant { .. } | ExpandError::Redefinition { .. }
+            ExpandError::UntitledVariant { .. }
+                | ExpandError::Redefinition { .. }
+                | ExpandError::UnusedMacro { .. }
         )
     };
     if games.is_empty() && errors.iter().all(warning) {

@@ -887,3 +887,37 @@ fn misspelt_words_get_the_name_meant_or_the_boards_directions() {
         ]
     );
 }
+
+#[test]
+fn an_unused_macro_is_a_warning_that_allow_and_deny_tune() {
+    let file = "tests/fixtures/check/unused_macro.zrf";
+    let warned = zrfc(&["check", "--color", "never", file]);
+    assert_eq!(warned.status.code(), Some(0));
+    assert_eq!(
+        text(&warned.stderr),
+        "warning[W0303]: macro `slide` is never used\n  \
+         ┌─ tests/fixtures/check/unused_macro.zrf:3:9\n  \
+         │\n\
+         3 │ (define slide ($1 (while empty? add $1)))\n  \
+         │         ^^^^^ no game or variant calls it\n  \
+         │\n  \
+         = help: check the spelling of its calls, or remove it\n\n\
+         tests/fixtures/check/unused_macro.zrf: 0 errors, 1 warning\n"
+    );
+    let allowed = zrfc(&["check", "--allow", "w0303", file]);
+    assert_eq!(allowed.status.code(), Some(0));
+    assert_eq!(
+        text(&allowed.stdout),
+        "ok: tests/fixtures/check/unused_macro.zrf: 1 game, 0 variants\n"
+    );
+    assert!(allowed.stderr.is_empty());
+    let denied = zrfc(&["check", "--color", "never", "--deny", "W0303", file]);
+    assert_eq!(denied.status.code(), Some(1));
+    assert!(text(&denied.stderr).starts_with("error[W0303]: macro `slide` is never used"));
+    let refused = zrfc(&["check", "--allow", "E0401", file]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(
+        text(&refused.stderr),
+        "error: E0401 is an error, not a warning\n"
+    );
+}

@@ -111,8 +111,8 @@ fn readme_recipe_builds_and_runs_outside_the_workspace() {
     assert_eq!(
         warnings,
         [
-            "warning: my-games@0.1.0: games/chess.zrf:49:12: warning[W0402]: unknown option \"made-up\"",
-            "warning: my-games@0.1.0: games/chess.zrf:49:36: warning[W0402]: unknown option \"also-made-up\"",
+            "warning: my-games@0.1.0: games/chess.zrf:48:12: warning[W0402]: unknown option \"made-up\"",
+            "warning: my-games@0.1.0: games/chess.zrf:48:36: warning[W0402]: unknown option \"also-made-up\"",
         ],
         "{stderr}"
     );
