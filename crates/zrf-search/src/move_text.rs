@@ -17,7 +17,7 @@
 
 use zrf_runtime::{Change, Engine, Game, Move, Pos, State, Tables, Templates};
 
-use crate::uci::names::{castling, piece_letters, Castling, Namer};
+use crate::uci::names::{castling, piece_letters, split_square, Castling, Namer};
 
 /// What a typed move names among the legal moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,13 +176,6 @@ enum CastlingSide {
     Earlier,
 }
 
-/// `e4` as (`e`, `4`): the letters and then the digits of an `a1`-style square.
-fn split_square(name: &str) -> Option<(&str, &str)> {
-    let digits = name.find(|c: char| c.is_ascii_digit())?;
-    let (file, rank) = name.split_at(digits);
-    let file_ok = !file.is_empty() && file.chars().all(|c| c.is_ascii_lowercase());
-    (file_ok && rank.chars().all(|c| c.is_ascii_digit())).then_some((file, rank))
-}
 
 impl ShortAlgebraic {
     /// `None` unless the game's pieces have letters, its squares are `a1`-style and

@@ -50,10 +50,16 @@ pub fn piece_letters(tables: &Tables) -> Vec<char> {
 
 /// `a1`, `k10`: one lowercase letter then digits.
 pub fn is_square_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_lowercase())
-        && name.len() > 1
-        && chars.all(|c| c.is_ascii_digit())
+    split_square(name).is_some_and(|(file, _)| file.len() == 1)
+}
+
+/// `e4` as (`e`, `4`), `aa12` as (`aa`, `12`): the lowercase letters and then the
+/// digits of a square named by file and rank.
+pub(crate) fn split_square(name: &str) -> Option<(&str, &str)> {
+    let digits = name.find(|c: char| c.is_ascii_digit())?;
+    let (file, rank) = name.split_at(digits);
+    let file_ok = !file.is_empty() && file.chars().all(|c| c.is_ascii_lowercase());
+    (file_ok && rank.chars().all(|c| c.is_ascii_digit())).then_some((file, rank))
 }
 
 /// Names the moves of one game.
