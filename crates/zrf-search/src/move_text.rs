@@ -176,7 +176,6 @@ enum CastlingSide {
     Earlier,
 }
 
-
 impl ShortAlgebraic {
     /// `None` unless the game's pieces have letters, its squares are `a1`-style and
     /// `text` has the shape of short algebraic notation.

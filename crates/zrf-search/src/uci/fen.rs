@@ -131,16 +131,9 @@ impl FenBoard {
         let player = self.sides[side];
         let rook = self.kinds_by_letter.get(&'r').copied();
         let royal = &tables.royal[player as usize];
-        let mut state = engine.start();
-        for pos in 0..tables.positions.len() as Pos {
-            let keep = state.at(pos).is_some_and(|p| {
-                p.owner == player
-                    && (Some(p.kind) == rook || royal.get(p.kind as usize) == Some(&true))
-            });
-            if !keep {
-                state.put(pos, None);
-            }
-        }
+        let mut state = start_keeping(engine, |p| {
+            p.owner == player && (Some(p.kind) == rook || royal.get(p.kind as usize) == Some(&true))
+        });
         let Ok(turn_index) = self.turn_for(tables, side, 1) else {
             return false;
         };
@@ -197,10 +190,7 @@ impl FenBoard {
                 .filter(|&n| (1..=1_000_000).contains(&n))
                 .ok_or_else(|| format!("the full-move number {n:?} is not a number from 1"))?,
         };
-        let mut state = engine.start();
-        for pos in 0..tables.positions.len() as Pos {
-            state.put(pos, None);
-        }
+        let mut state = start_keeping(engine, |_| false);
         let (board, holdings) = match placement.split_once('[') {
             Some((board, hand)) => (board, Some(hand.trim_end_matches(']'))),
             None => (*placement, None),
@@ -628,10 +618,7 @@ fn attributes_after_moving<T: Templates>(engine: &Engine<T>, player: PlayerIx, k
     else {
         return start;
     };
-    let mut empty = engine.start();
-    for pos in 0..tables.positions.len() as Pos {
-        empty.put(pos, None);
-    }
+    let mut empty = start_keeping(engine, |_| false);
     empty.turn = turn_index;
     let home: Vec<Pos> = tables
         .setup
@@ -679,4 +666,15 @@ fn attributes_after_moving<T: Templates>(engine: &Engine<T>, player: PlayerIx, k
     let settled_set = set & !clear;
     let settled_clear = clear & !set;
     (start | settled_set) & !settled_clear
+}
+
+/// The start position with only the pieces on the board that `keep` keeps.
+fn start_keeping<T: Templates>(engine: &Engine<T>, keep: impl Fn(Piece) -> bool) -> State {
+    let mut state = engine.start();
+    for pos in 0..engine.tables.positions.len() as Pos {
+        if !state.at(pos).is_some_and(&keep) {
+            state.put(pos, None);
+        }
+    }
+    state
 }
