@@ -29,6 +29,7 @@ pub mod frontend;
 pub mod intern;
 pub mod interp;
 pub mod ir;
+pub mod lint;
 pub mod lower;
 pub mod source;
 pub mod syntax;

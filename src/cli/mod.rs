@@ -1040,7 +1040,11 @@ fn check_command(
                 print_titles(expanded);
             }
         }
-        let diagnostics = &levels.apply(&front_end.diagnostics);
+        let mut found = front_end.diagnostics.clone();
+        if let Some(expanded) = &front_end.expanded {
+            found.extend(crate::lint::start_positions(&front_end, expanded));
+        }
+        let diagnostics = &levels.apply(&found);
         match format {
             MessageFormat::Human => {
                 report_human(&sources, diagnostics, color);

@@ -322,6 +322,18 @@ pub const CODES: &[Code] = &[
         example: None,
     },
     Code {
+        code: "W0405",
+        title: "no legal move at the start",
+        explanation: "The player who moves first has no legal move in the starting \
+            position, so the game is over before it begins (Zillions ends it at once). \
+            Usually pieces are missing: a drop game needs pieces off the board, given as \
+            `(board-setup (White (Stone off 20)))`, and a board setup may have been left \
+            out or named for another player.",
+        example: Some(
+            "(game (title \"T\") (players A B) (turn-order A B)\n (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n (piece (name Stone) (drops ((verify empty?) add))))\n",
+        ),
+    },
+    Code {
         code: "E0501",
         title: "malformed saved game",
         explanation: "A saved game (.zsg) could not be read: a header line or a move record \

@@ -921,3 +921,29 @@ fn an_unused_macro_is_a_warning_that_allow_and_deny_tune() {
         "error: E0401 is an error, not a warning\n"
     );
 }
+
+#[test]
+fn a_game_whose_first_player_cannot_move_is_warned_of() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.path().join("nostock.zrf");
+    let example = zrf::diag::codes::lookup("W0405")
+        .and_then(|c| c.example)
+        .unwrap_or_default();
+    std::fs::write(&file, example).unwrap_or_else(|e| panic!("{e}"));
+    let path = file.display().to_string();
+    let out = zrfc(&["check", "--color", "never", &path]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("warning[W0405]: A has no legal move at the start of \"T\"\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("^^^^^^^^^^^ the game ends before its first turn"),
+        "{stderr}"
+    );
+    assert_eq!(
+        zrfc(&["check", "--deny", "W0405", &path]).status.code(),
+        Some(1)
+    );
+}
