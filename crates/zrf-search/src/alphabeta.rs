@@ -2,11 +2,11 @@
 //! principal-variation search, a shared [`TranspositionTable`], move ordering (the
 //! table's move, captures by most valuable victim and least valuable attacker,
 //! promotions, two killers per ply, the counter-move to the move before, a history
-//! table), check extensions, null-move
-//! pruning (never in check, nor for a side left with its least valuable kinds alone:
-//! [`Evaluator::null_move_allowed`]), futility pruning of quiet moves at the frontier,
-//! late-move reductions that grow with depth and move number, and a quiescence search
-//! over captures and promotions with delta pruning.
+//! table), check extensions, null-move pruning (never in check, nor for a side left
+//! with its least valuable kinds alone: [`Evaluator::null_move_allowed`]), futility
+//! pruning of quiet moves at the frontier, late-move reductions that grow with depth
+//! and move number, and a quiescence search over captures and promotions with delta
+//! pruning (every move when the side to move is in check).
 //!
 //! Turn orders need not alternate: a child whose mover is on the same side as its
 //! parent's is searched with the same window, not a negated one. With more than two
