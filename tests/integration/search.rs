@@ -371,6 +371,48 @@ fn piece_values_can_be_overridden_from_rust() {
 }
 
 #[test]
+fn royal_pieces_shelter_while_the_board_is_full_and_come_out_as_it_empties() {
+    use zrf_search::{Evaluator, RulesEval};
+
+    let engine = engine("chess.zrf");
+    let eval = RulesEval::new(&engine);
+    let at = |name: &str| {
+        engine
+            .tables
+            .positions
+            .iter()
+            .position(|p| p == name)
+            .unwrap_or_else(|| panic!("no {name}")) as u32
+    };
+    // The White king moved from e1 to `to`, every other piece where it stands.
+    let king_to = |state: &State, to: &str| {
+        let mut moved = state.clone();
+        let king = moved.at(at("e1"));
+        moved.put(at("e1"), None);
+        moved.put(at(to), king);
+        eval.evaluate(&engine, &moved, 0)
+    };
+    // A full board: the king is safest where fewest squares reach it (by its own
+    // moves from there: e2 and e4 alike are open).
+    let start = engine.start();
+    let home = eval.evaluate(&engine, &start, 0);
+    assert_eq!(home, 0);
+    assert!(king_to(&start, "e2") < home, "{}", king_to(&start, "e2"));
+    assert!(king_to(&start, "a3") > king_to(&start, "e3"));
+    // Kings and a pawn each: the king belongs in the middle.
+    let mut ending = start.clone();
+    for pos in 0..engine.tables.positions.len() as u32 {
+        let keep = ["e1", "e8", "a2", "a7"].map(&at);
+        if !keep.contains(&pos) {
+            ending.put(pos, None);
+        }
+    }
+    let home = eval.evaluate(&engine, &ending, 0);
+    assert!(king_to(&ending, "e4") > home, "{}", king_to(&ending, "e4"));
+    assert!(king_to(&ending, "h1") < home);
+}
+
+#[test]
 fn a_position_rebuilt_from_its_snapshot_is_the_same_with_its_history() {
     let engine = engine("chess.zrf");
     // The position after the knights' round trip has occurred twice.

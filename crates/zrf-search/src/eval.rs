@@ -7,6 +7,11 @@
 //!   nine pawns, not eighteen), plus a share of the value of what it promotes into;
 //! - a square table: more turns from a square than on average is worth a little
 //!   (mobility: centralised knights, open lines);
+//! - for a piece whose loss ends the game (royal or decisive) with no goal place of
+//!   its own, a second table, the first one negated: while the board is full it
+//!   shelters on the squares where it could be reached from fewest, and it comes out
+//!   as the material on the board thins ([`RulesEval::evaluate`] blends the two by
+//!   the material left against the start's, as chess players' king tables do);
 //! - distances, in its own turns, to the squares where it promotes and to the places
 //!   of the `absolute-config` goals of its owner (advancing pawns, racing to a goal).
 //!
@@ -91,6 +96,12 @@ const LINE_BUDGET: usize = 50_000;
 const STILL_PIECE_VALUE: i32 = 100;
 /// Times the largest value that a piece whose loss decides the game is worth.
 const DECISIVE_FACTOR: i32 = 20;
+/// The worth of a turn more from a square than the piece's mean, in a square table,
+/// and the most a square's mobility may add or take away.
+const MOBILITY_WEIGHT: f64 = 6.0;
+const MOBILITY_CAP: f64 = 90.0;
+/// How full the board is at the start, for blending shelter tables.
+const FULL_BOARD: i32 = 256;
 /// Times the largest value that a piece the player wins by collecting is worth.
 const COLLECTED_FACTOR: i32 = 3;
 /// Random games per position judged by rollouts (placement games).
@@ -118,8 +129,19 @@ pub struct RulesEval {
     values: Vec<i32>,
     /// Per piece type, its worth off the board (for drops).
     hand_values: Vec<i32>,
-    /// `squares[(player * kinds + kind) * positions + pos]`: bonus of the piece there.
+    /// `squares[(player * kinds + kind) * positions + pos]`: bonus of the piece there
+    /// (for a sheltering piece, on an emptied board).
     squares: Vec<i16>,
+    /// Per `player * kinds + kind`: for a piece that shelters while the board is full
+    /// (see the module's doc), its bonus on a full board.
+    shelter: Vec<Option<Box<[i16]>>>,
+    /// Per piece type, whether it counts as material that thins out over a game.
+    thinning: Vec<bool>,
+    /// Per piece type, how many of it the players hold at the start; the worth by
+    /// `values` of those of thinning kinds is the full board that the shelter tables
+    /// are for.
+    start_counts: Vec<i32>,
+    start_material: i32,
     /// Per player: `-1` when its goal is to be rid of its pieces, else `1`.
     material_sign: Vec<i32>,
     /// `relative-config` goals: per line, whose goal, its sign, and its squares.
@@ -279,6 +301,7 @@ impl RulesEval {
         let hand_values = values.clone();
 
         let mut squares = vec![0i16; players * kinds * positions];
+        let mut shelter = vec![None; players * kinds];
         for (player, row) in surveys.iter().enumerate() {
             for (kind, survey) in row.iter().enumerate() {
                 let Some(survey) = survey else { continue };
@@ -291,6 +314,27 @@ impl RulesEval {
                     survey,
                     mobility[kind],
                 );
+                let ends_game = royal[kind] || decisive[kind];
+                if ends_game && goal_places(tables, player as PlayerIx, kind as Kind).is_empty() {
+                    // The mobility part turned round; nearness to promotion kept.
+                    let sheltering = table.iter().zip(&survey.turns).map(|(&bonus, &turns)| {
+                        bonus - 2 * mobility_bonus(turns, mobility[kind])
+                    });
+                    shelter[player * kinds + kind] = Some(sheltering.collect());
+                }
+            }
+        }
+        let thinning: Vec<bool> = (0..kinds)
+            .map(|k| !royal[k] && !decisive[k] && !collected[k])
+            .collect();
+        let start = engine.start();
+        let mut start_counts = vec![0i32; kinds];
+        for player in 0..players as PlayerIx {
+            for (_, piece) in start.pieces_of(player) {
+                start_counts[piece.kind as usize] += 1;
+            }
+            for (kind, count) in start_counts.iter_mut().enumerate() {
+                *count += start.stock(tables, player, kind as Kind).min(1000) as i32;
             }
         }
 
@@ -302,13 +346,17 @@ impl RulesEval {
             .flatten()
             .flatten()
             .all(|s| s.turns.iter().flatten().all(|&t| t == 0));
-        RulesEval {
+        let mut eval = RulesEval {
             kinds,
             positions,
             active,
             values,
             hand_values,
             squares,
+            shelter,
+            thinning,
+            start_counts,
+            start_material: 0,
             material_sign,
             lines: alignment_lines(tables),
             placement_only,
@@ -320,7 +368,20 @@ impl RulesEval {
             report,
             least_value: OnceLock::new(),
             pressure: None,
-        }
+        };
+        eval.count_start_material();
+        eval
+    }
+
+    fn count_start_material(&mut self) {
+        self.start_material = self
+            .start_counts
+            .iter()
+            .zip(&self.values)
+            .zip(&self.thinning)
+            .filter(|&(_, &thinning)| thinning)
+            .map(|((&count, &value), _)| count.saturating_mul(value))
+            .fold(0i32, i32::saturating_add);
     }
 
     /// Takes a learned evaluation's values, square bonuses (each side's through the
@@ -339,6 +400,10 @@ impl RulesEval {
         for (name, squares) in &learned.squares {
             let Some(kind) = kind_of(name) else { continue };
             for player in 0..tables.players.len() {
+                // A learned table is the piece's bonus whatever the material left.
+                if let Some(shelter) = self.shelter.get_mut(player * self.kinds + kind) {
+                    *shelter = None;
+                }
                 let canonical = features.canonical(player as PlayerIx);
                 for (pos, &seen_as) in canonical.iter().enumerate().take(self.positions) {
                     let bonus = squares.get(seen_as as usize).copied().unwrap_or(0);
@@ -356,10 +421,25 @@ impl RulesEval {
         self.least_value = OnceLock::new();
     }
 
-    /// The bonus of a piece of `player` and `kind` on `pos`.
+    /// The bonus of a piece of `player` and `kind` on `pos`, with the board as full as
+    /// at the start.
     pub fn square_bonus(&self, player: PlayerIx, kind: Kind, pos: Pos) -> i32 {
-        let at = (player as usize * self.kinds + kind as usize) * self.positions + pos as usize;
-        i32::from(self.squares.get(at).copied().unwrap_or(0))
+        self.blended_bonus(player, kind, pos, FULL_BOARD)
+    }
+
+    /// The bonus of a piece of `player` and `kind` on `pos` where the board holds
+    /// `fullness` (of [`FULL_BOARD`]) of the start's material.
+    fn blended_bonus(&self, player: PlayerIx, kind: Kind, pos: Pos, fullness: i32) -> i32 {
+        let table = player as usize * self.kinds + kind as usize;
+        let at = table * self.positions + pos as usize;
+        let open = i32::from(self.squares.get(at).copied().unwrap_or(0));
+        match self.shelter.get(table).and_then(Option::as_deref) {
+            Some(shelter) => {
+                let full = i32::from(shelter.get(pos as usize).copied().unwrap_or(0));
+                (full * fullness + open * (FULL_BOARD - fullness)) / FULL_BOARD
+            }
+            None => open,
+        }
     }
 
     /// Learned royal pressure: each piece within two steps of an enemy royal piece is
@@ -399,6 +479,7 @@ impl RulesEval {
         if let Some(v) = self.hand_values.get_mut(kind as usize) {
             *v = value;
         }
+        self.count_start_material();
     }
 
     /// Random games played on from each evaluated position of `engine`'s game:
@@ -430,14 +511,19 @@ impl RulesEval {
         self.placement_only
     }
 
-    /// What `player` holds, on the board and off it, by the tables' measure.
-    fn holdings(&self, tables: &Tables, state: &State, player: PlayerIx) -> i32 {
+    /// What `player` holds, on the board and off it, by the tables' measure, where the
+    /// board holds `fullness` (of [`FULL_BOARD`]) of the start's material.
+    fn holdings(&self, tables: &Tables, state: &State, player: PlayerIx, fullness: i32) -> i32 {
         let row = player as usize * self.kinds;
         let mut score = 0i32;
         for (pos, piece) in state.pieces_of(player) {
             score += self.values[piece.kind as usize] * self.material_sign[player as usize];
-            let square = (row + piece.kind as usize) * self.positions + pos as usize;
-            score += i32::from(self.squares.get(square).copied().unwrap_or(0));
+            if self.shelter[row + piece.kind as usize].is_some() {
+                score += self.blended_bonus(player, piece.kind, pos, fullness);
+            } else {
+                let square = (row + piece.kind as usize) * self.positions + pos as usize;
+                score += i32::from(self.squares.get(square).copied().unwrap_or(0));
+            }
         }
         for kind in 0..self.kinds {
             let held = state.stock(tables, player, kind as Kind);
@@ -473,8 +559,18 @@ impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
         let tables = &engine.tables;
         // Called at every leaf of a search: no allocation for the usual few players.
         let mut scores: SmallVec<[i32; 4]> = smallvec![0; tables.players.len()];
+        let fullness = if self.shelter.iter().any(Option::is_some) {
+            let left: i32 = self
+                .active
+                .iter()
+                .map(|&p| material(tables, &self.values, &self.thinning, state, p))
+                .sum();
+            (left.saturating_mul(FULL_BOARD) / self.start_material.max(1)).clamp(0, FULL_BOARD)
+        } else {
+            FULL_BOARD
+        };
         for &p in &self.active {
-            scores[p as usize] = self.holdings(tables, state, p);
+            scores[p as usize] = self.holdings(tables, state, p, fullness);
         }
         self.alignments(state, &mut scores);
         self.royal_pressure(tables, state, &mut scores);
@@ -667,6 +763,37 @@ fn survey<T: Templates>(
     Some(result)
 }
 
+/// The worth by `values` of `player`'s pieces on the board and in hand, of the kinds
+/// that `thinning` marks (not royal, decisive or collected: those stay to the end).
+fn material(
+    tables: &Tables,
+    values: &[i32],
+    thinning: &[bool],
+    state: &State,
+    player: PlayerIx,
+) -> i32 {
+    let counted = |kind: usize| thinning.get(kind) == Some(&true);
+    let on_board: i32 = state
+        .pieces_of(player)
+        .filter(|(_, piece)| counted(piece.kind as usize))
+        .map(|(_, piece)| values[piece.kind as usize])
+        .sum();
+    let in_hand: i32 = (0..values.len())
+        .filter(|&kind| counted(kind))
+        .map(|kind| state.stock(tables, player, kind as Kind).min(1000) as i32 * values[kind])
+        .sum();
+    on_board + in_hand
+}
+
+/// The mobility part of a square table: `turns` from the square against the piece's
+/// mean (0 for a square not tried).
+fn mobility_bonus(turns: Option<u32>, mean_mobility: f64) -> i16 {
+    turns.map_or(0, |turns| {
+        let extra = (f64::from(turns) - mean_mobility) * MOBILITY_WEIGHT;
+        extra.clamp(-MOBILITY_CAP, MOBILITY_CAP) as i16
+    })
+}
+
 /// A piece's square table: mobility there against its mean, and nearness (in its own
 /// turns) to where it promotes and to its owner's goal places.
 fn fill_square_table(
@@ -677,11 +804,8 @@ fn fill_square_table(
     survey: &Survey,
     mean_mobility: f64,
 ) {
-    for (pos, turns) in survey.turns.iter().enumerate() {
-        if let Some(turns) = turns {
-            let extra = (f64::from(*turns) - mean_mobility) * 3.0;
-            table[pos] = extra.clamp(-60.0, 60.0) as i16;
-        }
+    for (square, &turns) in table.iter_mut().zip(&survey.turns) {
+        *square = mobility_bonus(turns, mean_mobility);
     }
     let promotion_squares: Vec<Pos> = (0..survey.promotes.len() as Pos)
         .filter(|&p| survey.promotes[p as usize])
