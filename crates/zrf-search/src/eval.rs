@@ -317,9 +317,10 @@ impl RulesEval {
                 let ends_game = royal[kind] || decisive[kind];
                 if ends_game && goal_places(tables, player as PlayerIx, kind as Kind).is_empty() {
                     // The mobility part turned round; nearness to promotion kept.
-                    let sheltering = table.iter().zip(&survey.turns).map(|(&bonus, &turns)| {
-                        bonus - 2 * mobility_bonus(turns, mobility[kind])
-                    });
+                    let sheltering = table
+                        .iter()
+                        .zip(&survey.turns)
+                        .map(|(&bonus, &turns)| bonus - 2 * mobility_bonus(turns, mobility[kind]));
                     shelter[player * kinds + kind] = Some(sheltering.collect());
                 }
             }
