@@ -37,3 +37,5 @@ pub mod zsg;
 
 #[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "cli")]
+pub mod lsp;

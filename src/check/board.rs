@@ -13,6 +13,23 @@ use crate::check::CheckError;
 use crate::expand::ENode;
 use crate::ir::{self, DirectionId, PositionId};
 
+/// The sections of a `board`, and of a `grid` in it.
+const BOARD_SECTIONS: &[&str] = &[
+    "grid",
+    "positions",
+    "dummy",
+    "kill-positions",
+    "links",
+    "unlink",
+    "symmetry",
+    "zone",
+    "image",
+];
+const GRID_SECTIONS: &[&str] = &["start-rectangle", "dimensions", "directions"];
+
+/// Every board keyword, for [`super::keywords`].
+pub(super) const KEYWORDS: [&[&str]; 2] = [BOARD_SECTIONS, GRID_SECTIONS];
+
 /// Board facts gathered section by section, turned into [`ir::Board`] at the end.
 #[derive(Default, Clone)]
 pub(super) struct BoardBuild {
@@ -99,23 +116,8 @@ impl Lower<'_> {
                 ) => {}
                 other => {
                     let found = other.unwrap_or("(...)").to_string();
-                    let suggestion = other.and_then(|h| {
-                        super::closest(
-                            h,
-                            [
-                                "grid",
-                                "positions",
-                                "dummy",
-                                "kill-positions",
-                                "links",
-                                "unlink",
-                                "symmetry",
-                                "zone",
-                                "image",
-                            ]
-                            .into_iter(),
-                        )
-                    });
+                    let suggestion =
+                        other.and_then(|h| super::closest(h, BOARD_SECTIONS.iter().copied()));
                     self.err(CheckError::UnknownKeyword {
                         at: at(item),
                         context: "board section",
@@ -217,12 +219,8 @@ impl Lower<'_> {
                 }
                 other => {
                     let found = other.unwrap_or("(...)").to_string();
-                    let suggestion = other.and_then(|h| {
-                        super::closest(
-                            h,
-                            ["start-rectangle", "dimensions", "directions"].into_iter(),
-                        )
-                    });
+                    let suggestion =
+                        other.and_then(|h| super::closest(h, GRID_SECTIONS.iter().copied()));
                     self.err(CheckError::UnknownKeyword {
                         at: at(item),
                         context: "grid section",

@@ -221,6 +221,23 @@ fn known_sections() -> impl Iterator<Item = &'static str> + Clone {
     KNOWN_SECTIONS.iter().copied().chain(option_keywords)
 }
 
+/// Every keyword the checker knows, for an editor's completion: the sections of a
+/// game, a piece and a board, and the statements and tests of move templates.
+pub fn keywords() -> Vec<&'static str> {
+    let mut words: Vec<&'static str> = known_sections()
+        .chain(moves::keywords())
+        .chain(
+            board::KEYWORDS
+                .iter()
+                .flat_map(|words| words.iter().copied()),
+        )
+        .chain(["game", "variant", "define", "include", "version"])
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
 #[derive(Clone)]
 struct Lower<'a> {
     x: &'a Expanded,

@@ -85,6 +85,16 @@ const PREDICATES: &[&str] = &[
     "false",
 ];
 
+/// The statements, tests and piece sections of this module, for [`super::keywords`].
+pub(super) fn keywords() -> impl Iterator<Item = &'static str> {
+    BARE_STATEMENTS
+        .iter()
+        .chain(STATEMENT_FORMS)
+        .chain(PREDICATES)
+        .chain(PIECE_SECTIONS)
+        .copied()
+}
+
 const PIECE_SECTIONS: &[&str] = &[
     "name",
     "image",

@@ -112,6 +112,14 @@ enum Command {
         /// The code, as diagnostics show it (`E0301`, `w0401`).
         code: Option<String>,
     },
+    /// Serve the Language Server Protocol on stdin and stdout, for editors: diagnostics
+    /// as you type (those of `zrfc check`), hover, go to definition, find references,
+    /// document symbols, completion and semantic highlighting. Started by the editor,
+    /// not by hand; the README shows the set-up for VS Code, Neovim and Helix.
+    ///
+    /// Example (Helix's languages.toml): `language-servers = ["zrfc"]` with
+    /// `[language-server.zrfc] command = "zrfc", args = ["lsp"]`
+    Lsp,
     /// Print a file after macro expansion, or one game or variant with what it inherits.
     ///
     /// Example: `zrfc expand zrf-samples/checkers.zrf --variant "English Checkers"`
@@ -681,6 +689,13 @@ pub fn main() -> ExitCode {
             }
         },
         Command::Explain { code } => explain_command(code.as_deref()),
+        Command::Lsp => match crate::lsp::run_stdio() {
+            Ok(()) => 0,
+            Err(err) => {
+                eprintln!("error: the language server stopped: {err}");
+                1
+            }
+        },
         Command::Fmt { files, check } => fmt_command(&files, check),
         Command::Expand {
             file,

@@ -24,6 +24,15 @@ pub fn lookup(code: &str) -> Option<&'static Code> {
 /// Every code, in order.
 pub const CODES: &[Code] = &[
     Code {
+        code: "E0100",
+        title: "the file cannot be read",
+        explanation: "The rules file itself could not be read: it does not exist, it is not \
+            a regular file (a folder, a pipe, a device), it is larger than the reader takes, \
+            or reading it failed. The message gives the reason. The language server reports \
+            this at the start of the document; the command line prints it and exits 2.",
+        example: None,
+    },
+    Code {
         code: "E0101",
         title: "unclosed `(`",
         explanation: "A list opened with `(` is never closed. The reader reports the `(` and \

@@ -11,6 +11,7 @@ mod format;
 mod frontend_properties;
 mod includes;
 mod learn;
+mod lsp;
 mod move_text;
 #[path = "../common/mutate.rs"]
 mod mutate;
