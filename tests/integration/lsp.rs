@@ -282,9 +282,41 @@ fn a_scripted_editor_gets_every_answer_the_server_offers() {
     );
     let message = diagnostic["message"].as_str().unwrap_or_default();
     assert!(message.contains("`step`"), "{diagnostic}");
+    // An error inside a macro: the calls that led there come as related places.
+    let broken = ROOT.replace("(moves (step n) (step s))", "(moves (step n) (hop s))")
+        + "(define hop ($1 $1 (verify emptyy?) add))\n";
     client.notify(
         "textDocument/didChange",
         json!({ "textDocument": { "uri": root_uri, "version": 3 },
+                "contentChanges": [{ "text": broken }] }),
+    );
+    let diagnostics = client.diagnostics_for(&root_uri);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        diagnostics[0]["range"]["start"],
+        json!({ "line": 20, "character": 27 })
+    );
+    let related: Vec<(String, u64)> = diagnostics[0]["relatedInformation"]
+        .as_array()
+        .expect("related places")
+        .iter()
+        .map(|r| {
+            let line = r["location"]["range"]["start"]["line"]
+                .as_u64()
+                .unwrap_or(0);
+            (r["message"].as_str().unwrap_or_default().to_string(), line)
+        })
+        .collect();
+    assert_eq!(
+        related,
+        [
+            ("in this call of `hop`".to_string(), 15),
+            ("`hop` is defined here".to_string(), 20)
+        ]
+    );
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": root_uri, "version": 4 },
                 "contentChanges": [{ "text": ROOT }] }),
     );
     assert_eq!(client.diagnostics_for(&root_uri), Vec::<Value>::new());
