@@ -326,3 +326,103 @@ fn a_scripted_editor_gets_every_answer_the_server_offers() {
     let served = serving.join().expect("the server thread");
     assert_eq!(served, Ok(()));
 }
+
+/// The editor's position of byte `offset` of `text`.
+fn position(text: &str, offset: usize) -> (u32, u32) {
+    let before = &text[..offset];
+    let line = before.matches('\n').count();
+    let start = before.rfind('\n').map_or(0, |at| at + 1);
+    (line as u32, before[start..].encode_utf16().count() as u32)
+}
+
+#[test]
+fn corpus_files_with_includes_are_served_across_their_includes() {
+    let Some(corpus) = crate::shared_corpus() else {
+        return;
+    };
+    let mut roots = Vec::new();
+    // As an editor names them.
+    let corpus = corpus.canonicalize().unwrap_or(corpus);
+    for path in crate::files_under(&corpus) {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Some(start) = text.find("(include \"") else {
+            continue;
+        };
+        let name_at = start + "(include \"".len();
+        let name = &text[name_at..name_at + text[name_at..].find('"').unwrap_or(0)];
+        let included = path.with_file_name(name);
+        if included.is_file() {
+            roots.push((path, text, name_at, included));
+        }
+    }
+    assert!(
+        roots.len() >= 10,
+        "{} corpus files include others",
+        roots.len()
+    );
+
+    let (server, connection) = Connection::memory();
+    let serving = thread::spawn(move || zrf::lsp::serve(&server));
+    let mut client = Client {
+        connection,
+        next_id: 0,
+    };
+    client.request("initialize", json!({ "capabilities": {} }));
+    client.notify("initialized", json!({}));
+    let mut hovered = 0;
+    for (root, text, name_at, included) in &roots {
+        let root_uri = uri(root);
+        let included_uri = uri(included);
+        client.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": root_uri, "languageId": "zrf", "version": 1, "text": text } }),
+        );
+        client.diagnostics_for(&root_uri);
+        let (line, character) = position(text, *name_at);
+        let definition = client.request("textDocument/definition", at(&root_uri, line, character));
+        assert_eq!(
+            definition[0]["uri"],
+            json!(included_uri),
+            "{}",
+            root.display()
+        );
+
+        // A macro of the included file used in the root: hover and definition.
+        let library = std::fs::read_to_string(included).unwrap_or_default();
+        let used = library.match_indices("(define ").find_map(|(at, _)| {
+            let rest = &library[at + "(define ".len()..];
+            let name = rest.split([' ', '\n', '\r', '\t', ')']).next()?;
+            text.find(&format!("({name}"))
+                .map(|use_at| (name.to_string(), use_at + 1))
+        });
+        let Some((name, use_at)) = used else {
+            continue;
+        };
+        let (line, character) = position(text, use_at);
+        let hover = client.request("textDocument/hover", at(&root_uri, line, character));
+        let shown = hover["contents"]["value"].as_str().unwrap_or_default();
+        assert!(
+            shown.starts_with(&format!("macro `{name}` (")),
+            "{}: {shown}",
+            root.display()
+        );
+        let definition = client.request("textDocument/definition", at(&root_uri, line, character));
+        assert_eq!(
+            definition[0]["uri"],
+            json!(included_uri),
+            "{}",
+            root.display()
+        );
+        hovered += 1;
+        client.notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": root_uri } }),
+        );
+    }
+    assert!(hovered >= roots.len() / 2, "{hovered} of {}", roots.len());
+    client.request("shutdown", Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(serving.join().expect("the server thread"), Ok(()));
+}
