@@ -1,12 +1,107 @@
-//! Warnings about rules that load cleanly but cannot be what their author meant, found
-//! by running them: the interpreter is built for each lowered game and asked for the
-//! first player's moves. `zrfc check` reports them after the front end's diagnostics.
+//! Warnings about rules that load cleanly but cannot be what their author meant: found
+//! by running them (the interpreter is built for each lowered game and asked for the
+//! first player's moves) or by reading each game as expanded (names defined and never
+//! used). `zrfc check` reports them after the front end's diagnostics.
+
+use std::collections::{HashMap, HashSet};
 
 use crate::diag::Diagnostic;
 use crate::expand::Expanded;
 use crate::frontend::FrontEnd;
 use crate::interp;
 use crate::source::Span;
+use crate::syntax::Node;
+
+/// W0406 and W0407 for each zone and piece type that a game defines and never names
+/// again after expansion (no move, goal, setup or other piece refers to it), in the
+/// game and in every variant that inherits the definition: a piece that can never
+/// stand on the board, a zone no rule tests, usually a misspelling at the other end.
+pub fn unused_names(front_end: &FrontEnd, expanded: &Expanded) -> Vec<Diagnostic> {
+    // Per definition (by its span, which variants share with the game they inherit
+    // it from): its code, name and game, and whether any game or variant uses it.
+    let mut definitions: Vec<(Span, &'static str, String, &str)> = Vec::new();
+    let mut used: HashSet<Span> = HashSet::new();
+    for (index, result) in front_end.games.iter().enumerate() {
+        if result.game.is_none() {
+            continue;
+        }
+        let game = expanded.game_as_node(index);
+        let mut uses: HashMap<&str, usize> = HashMap::new();
+        let mut defined: Vec<(&'static str, &str, Span)> = Vec::new();
+        let mut pending = vec![&game];
+        while let Some(node) = pending.pop() {
+            if let Some(atom) = node.as_atom() {
+                *uses.entry(atom).or_default() += 1;
+            }
+            let Some(items) = node.as_list() else {
+                continue;
+            };
+            let code = match node.head() {
+                Some("zone") => Some("W0406"),
+                Some("piece") => Some("W0407"),
+                _ => None,
+            };
+            let name = items
+                .iter()
+                .find(|item| item.head() == Some("name"))
+                .and_then(|item| item.as_list()?.get(1)?.as_atom().map(|n| (n, item)));
+            if let (Some(code), Some((name, item))) = (code, name) {
+                defined.push((code, name, item.as_list().map_or(item.span, |l| l[1].span)));
+            }
+            pending.extend(items);
+        }
+        for (code, name, span) in defined {
+            // The definition itself is one use; zones are defined once per player.
+            let definitions_here = if code == "W0406" {
+                count_zone_definitions(&game, name)
+            } else {
+                1
+            };
+            if uses.get(name).copied().unwrap_or(0) > definitions_here {
+                used.insert(span);
+            } else if !definitions.iter().any(|d| d.0 == span) {
+                definitions.push((span, code, name.to_string(), &result.title));
+            }
+        }
+    }
+    definitions.sort_by_key(|(span, ..)| (span.file.index(), span.start));
+    definitions
+        .into_iter()
+        .filter(|(span, ..)| !used.contains(span))
+        .map(|(span, code, name, title)| {
+            let (what, label) = if code == "W0406" {
+                ("zone", "no move or goal tests this zone")
+            } else {
+                (
+                    "piece type",
+                    "never set up, dropped, created or changed into",
+                )
+            };
+            Diagnostic::warning(code, format!("{what} `{name}` is never used"))
+                .primary(span, label)
+                .note(format!("in \"{title}\" and every variant that inherits it"))
+        })
+        .collect()
+}
+
+/// How many `(zone (name NAME) ...)` forms of `game` define `name`.
+fn count_zone_definitions(game: &Node, name: &str) -> usize {
+    let mut count = 0;
+    let mut pending = vec![game];
+    while let Some(node) = pending.pop() {
+        let Some(items) = node.as_list() else {
+            continue;
+        };
+        let names_it = node.head() == Some("zone")
+            && items.iter().any(|item| {
+                item.head() == Some("name")
+                    && item.as_list().and_then(|l| l.get(1)?.as_atom()) == Some(name)
+            });
+        count += usize::from(names_it);
+        pending.extend(items);
+    }
+    count
+}
 
 /// W0405 for each game or variant whose first player has no legal move at the start:
 /// the game is over before it begins (a drop game whose pieces have no stock off the

@@ -169,8 +169,7 @@ impl CheckError {
                 suggestion,
                 ..
             } => {
-                let d = Diagnostic::error("E0401", format!("unknown {context} `{found}`"))
-                    .primary(at.span, format!("not a {context}"));
+                let d = unknown(context, found, at.span);
                 match did_you_mean(suggestion) {
                     Some(help) => d.help(help),
                     None => d,
@@ -182,9 +181,7 @@ impl CheckError {
                 directions,
                 ..
             } => {
-                let context = "statement, direction or position";
-                let d = Diagnostic::error("E0401", format!("unknown {context} `{found}`"))
-                    .primary(at.span, format!("not a {context}"));
+                let d = unknown("statement, direction or position", found, at.span);
                 match did_you_mean(suggestion) {
                     Some(help) => d.help(help),
                     None if directions.is_empty() => d,
@@ -259,6 +256,12 @@ impl CheckError {
             None => d,
         }
     }
+}
+
+/// The head of E0401: `found` is no word of `context` here.
+fn unknown(context: &str, found: &str, at: Span) -> Diagnostic {
+    Diagnostic::error("E0401", format!("unknown {context} `{found}`"))
+        .primary(at, format!("not a {context}"))
 }
 
 /// "the board's directions are `n`, `e`, ...".

@@ -343,6 +343,28 @@ pub const CODES: &[Code] = &[
         ),
     },
     Code {
+        code: "W0406",
+        title: "zone never used",
+        explanation: "A zone is defined on the board but, once macros are expanded, no move \
+            (`in-zone?`), goal or other rule of the game names it. The zone has no effect; \
+            often a rule names it differently (a misspelling, or a name changed in one \
+            place only). Zones defined once per player count as one definition.",
+        example: Some(
+            "(game (title \"T\") (players A B) (turn-order A B)\n (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0)))\n  (zone (name goal) (players A B) (positions b1)))\n (piece (name Stone) (moves (e (verify empty?) add)))\n (board-setup (A (Stone a1)) (B (Stone b1))))\n",
+        ),
+    },
+    Code {
+        code: "W0407",
+        title: "piece type never used",
+        explanation: "A piece type is defined but, once macros are expanded, nothing names \
+            it again: no board setup (on the board or off it), no `create`, no \
+            `change-type`, no goal. It can never stand on the board. Usually the setup or \
+            a promotion names it differently.",
+        example: Some(
+            "(game (title \"T\") (players A B) (turn-order A B)\n (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n (piece (name Stone) (moves (e (verify empty?) add)))\n (piece (name Ghost) (moves (e (verify empty?) add)))\n (board-setup (A (Stone a1)) (B (Stone b1))))\n",
+        ),
+    },
+    Code {
         code: "E0501",
         title: "malformed saved game",
         explanation: "A saved game (.zsg) could not be read: a header line or a move record \

@@ -256,6 +256,7 @@ impl Server {
                 diagnostics.extend(front_end.diagnostics.iter().cloned());
                 if let Some(expanded) = &front_end.expanded {
                     diagnostics.extend(crate::lint::start_positions(&front_end, expanded));
+                    diagnostics.extend(crate::lint::unused_names(&front_end, expanded));
                 }
             }
             Err(err) => {

@@ -947,3 +947,50 @@ fn a_game_whose_first_player_cannot_move_is_warned_of() {
         Some(1)
     );
 }
+
+/// A zone no rule tests and a piece nothing sets up, beside a zone that only a variant
+/// uses (inherited from the game: used, so not reported).
+const UNUSED_NAMES: &str = r#"(define step ($1 (verify empty?) add))
+(game (title "Lint") (players A B) (turn-order A B)
+   (board
+      (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("1" (0 10)))
+         (directions (e 1 0) (w -1 0)))
+      (zone (name goal) (players A B) (positions c1))
+      (zone (name far-end) (players A) (positions c1))
+      (zone (name far-end) (players B) (positions a1)))
+   (piece (name Stone) (moves (step e) (step w)))
+   (piece (name Ghost) (moves (step e)))
+   (board-setup (A (Stone a1)) (B (Stone c1))))
+(variant (title "Lint to the end")
+   (win-condition (A B) (absolute-config Stone (far-end))))
+"#;
+
+#[test]
+fn zones_and_piece_types_that_nothing_uses_are_warned_of_once() {
+    let mut loader = zrf::syntax::MemoryLoader::new();
+    loader.insert("lint.zrf", UNUSED_NAMES);
+    let mut sources = zrf::source::SourceMap::new();
+    let options = zrf::frontend::FrontEndOptions::default();
+    let front_end = zrf::frontend::run(
+        std::path::Path::new("lint.zrf"),
+        &loader,
+        &options,
+        &mut sources,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        front_end.diagnostics.is_empty(),
+        "{:?}",
+        front_end.diagnostics
+    );
+    let expanded = front_end.expanded.as_ref().expect("expanded");
+    let warnings = zrf::lint::unused_names(&front_end, expanded);
+    let codes: Vec<&str> = warnings.iter().map(|w| w.code).collect();
+    assert_eq!(codes, ["W0406", "W0407"]);
+    crate::snapshot_settings().bind(|| {
+        insta::assert_snapshot!(
+            "lint_unused_names",
+            zrf::diag::render_plain(&sources, &warnings)
+        );
+    });
+}
