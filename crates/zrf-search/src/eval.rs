@@ -98,8 +98,8 @@ const STILL_PIECE_VALUE: i32 = 100;
 const DECISIVE_FACTOR: i32 = 20;
 /// The worth of a turn more from a square than the piece's mean, in a square table,
 /// and the most a square's mobility may add or take away.
-const MOBILITY_WEIGHT: f64 = 6.0;
-const MOBILITY_CAP: f64 = 90.0;
+const MOBILITY_WEIGHT: f64 = 10.0;
+const MOBILITY_CAP: f64 = 150.0;
 /// How full the board is at the start, for blending shelter tables.
 const FULL_BOARD: i32 = 256;
 /// Times the largest value that a piece the player wins by collecting is worth.
