@@ -971,13 +971,8 @@ fn zones_and_piece_types_that_nothing_uses_are_warned_of_once() {
     loader.insert("lint.zrf", UNUSED_NAMES);
     let mut sources = zrf::source::SourceMap::new();
     let options = zrf::frontend::FrontEndOptions::default();
-    let front_end = zrf::frontend::run(
-        std::path::Path::new("lint.zrf"),
-        &loader,
-        &options,
-        &mut sources,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let front_end = zrf::frontend::run(Path::new("lint.zrf"), &loader, &options, &mut sources)
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(
         front_end.diagnostics.is_empty(),
         "{:?}",
