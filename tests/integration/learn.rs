@@ -7,15 +7,7 @@ use zrf_search::learn::{self, Features, Learned, SelfPlay};
 use zrf_search::RulesEval;
 
 use crate::perft::engine;
-
-fn position(engine: &zrf::interp::Interpreted, name: &str) -> u32 {
-    engine
-        .tables
-        .positions
-        .iter()
-        .position(|p| p == name)
-        .unwrap_or_else(|| panic!("no {name}")) as u32
-}
+use crate::position;
 
 #[test]
 fn the_second_side_sees_the_board_mirrored_by_the_boards_symmetry() {

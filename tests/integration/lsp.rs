@@ -63,6 +63,17 @@ impl Client {
         )));
     }
 
+    /// Sends the whole new `text` of the document at `uri` and waits for its
+    /// diagnostics.
+    fn change(&self, uri: &str, version: i32, text: &str) -> Vec<Value> {
+        self.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": version },
+                    "contentChanges": [{ "text": text }] }),
+        );
+        self.diagnostics_for(uri)
+    }
+
     /// The next diagnostics published for `uri`.
     fn diagnostics_for(&self, uri: &str) -> Vec<Value> {
         let deadline = Instant::now() + Duration::from_secs(30);
@@ -266,12 +277,7 @@ fn a_scripted_editor_gets_every_answer_the_server_offers() {
 
     // An edit that misspells the macro: a diagnostic with a suggestion, then mended.
     let broken = ROOT.replace("(step s)", "(stepp s)");
-    client.notify(
-        "textDocument/didChange",
-        json!({ "textDocument": { "uri": root_uri, "version": 2 },
-                "contentChanges": [{ "text": broken }] }),
-    );
-    let diagnostics = client.diagnostics_for(&root_uri);
+    let diagnostics = client.change(&root_uri, 2, &broken);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     let diagnostic = &diagnostics[0];
     assert_eq!(diagnostic["severity"], json!(1));
@@ -285,12 +291,7 @@ fn a_scripted_editor_gets_every_answer_the_server_offers() {
     // An error inside a macro: the calls that led there come as related places.
     let broken = ROOT.replace("(moves (step n) (step s))", "(moves (step n) (hop s))")
         + "(define hop ($1 $1 (verify emptyy?) add))\n";
-    client.notify(
-        "textDocument/didChange",
-        json!({ "textDocument": { "uri": root_uri, "version": 3 },
-                "contentChanges": [{ "text": broken }] }),
-    );
-    let diagnostics = client.diagnostics_for(&root_uri);
+    let diagnostics = client.change(&root_uri, 3, &broken);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     assert_eq!(
         diagnostics[0]["range"]["start"],
@@ -314,12 +315,7 @@ fn a_scripted_editor_gets_every_answer_the_server_offers() {
             ("`hop` is defined here".to_string(), 20)
         ]
     );
-    client.notify(
-        "textDocument/didChange",
-        json!({ "textDocument": { "uri": root_uri, "version": 4 },
-                "contentChanges": [{ "text": ROOT }] }),
-    );
-    assert_eq!(client.diagnostics_for(&root_uri), Vec::<Value>::new());
+    assert_eq!(client.change(&root_uri, 4, ROOT), Vec::<Value>::new());
 
     client.request("shutdown", Value::Null);
     client.notify("exit", Value::Null);
@@ -380,10 +376,14 @@ fn corpus_files_with_includes_are_served_across_their_includes() {
             json!({ "textDocument": { "uri": root_uri, "languageId": "zrf", "version": 1, "text": text } }),
         );
         client.diagnostics_for(&root_uri);
-        let (line, character) = position(text, *name_at);
-        let definition = client.request("textDocument/definition", at(&root_uri, line, character));
+        let defined_in = |client: &mut Client, offset: usize| {
+            let (line, character) = position(text, offset);
+            let definition =
+                client.request("textDocument/definition", at(&root_uri, line, character));
+            definition[0]["uri"].clone()
+        };
         assert_eq!(
-            definition[0]["uri"],
+            defined_in(&mut client, *name_at),
             json!(included_uri),
             "{}",
             root.display()
@@ -408,9 +408,8 @@ fn corpus_files_with_includes_are_served_across_their_includes() {
             "{}: {shown}",
             root.display()
         );
-        let definition = client.request("textDocument/definition", at(&root_uri, line, character));
         assert_eq!(
-            definition[0]["uri"],
+            defined_in(&mut client, use_at),
             json!(included_uri),
             "{}",
             root.display()

@@ -67,6 +67,16 @@ pub fn rendered(sources: &SourceMap, loaded: &Loaded) -> String {
     diag::render_plain(sources, &diagnostics)
 }
 
+/// The index of the position named `name` in `engine`'s game.
+pub fn position(engine: &zrf::interp::Interpreted, name: &str) -> u32 {
+    engine
+        .tables
+        .positions
+        .iter()
+        .position(|p| p == name)
+        .unwrap_or_else(|| panic!("no {name}")) as u32
+}
+
 /// `../shared/corpus` beside the project, if present.
 pub fn shared_corpus() -> Option<std::path::PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");

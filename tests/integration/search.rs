@@ -376,14 +376,7 @@ fn royal_pieces_shelter_while_the_board_is_full_and_come_out_as_it_empties() {
 
     let engine = engine("chess.zrf");
     let eval = RulesEval::new(&engine);
-    let at = |name: &str| {
-        engine
-            .tables
-            .positions
-            .iter()
-            .position(|p| p == name)
-            .unwrap_or_else(|| panic!("no {name}")) as u32
-    };
+    let at = |name: &str| crate::position(&engine, name);
     // The White king moved from e1 to `to`, every other piece where it stands.
     let king_to = |state: &State, to: &str| {
         let mut moved = state.clone();
