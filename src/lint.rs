@@ -132,7 +132,7 @@ pub fn start_positions(front_end: &FrontEnd, expanded: &Expanded) -> Vec<Diagnos
                 ),
             )
             .primary(
-                title_span(expanded, spec.form),
+                section_span(expanded, spec.form, "title"),
                 "the game ends before its first turn",
             )
             .note(
@@ -144,14 +144,89 @@ pub fn start_positions(front_end: &FrontEnd, expanded: &Expanded) -> Vec<Diagnos
     warnings
 }
 
-/// The `(title ...)` of the game or variant form `form`, else the whole form.
-fn title_span(expanded: &Expanded, form: usize) -> Span {
+/// W0408 for each move type that no turn of any game or variant of the file can play:
+/// every turn of a game is restricted to a move type (`(PLAYER TYPE)`) and its pieces
+/// list moves under another, which no continuation (`add-partial`), attack test or
+/// other game of the file names either. Zillions offers a turn only the moves of its
+/// type, so those moves are never generated.
+pub fn unplayed_move_types(front_end: &FrontEnd, expanded: &Expanded) -> Vec<Diagnostic> {
+    // Per move type name: the first game that leaves it unplayed, and whether any
+    // game plays or names it.
+    let mut unplayed: Vec<(String, usize, String)> = Vec::new();
+    let mut played: HashSet<String> = HashSet::new();
+    for (index, (result, spec)) in front_end.games.iter().zip(&expanded.games).enumerate() {
+        let Some(game) = &result.game else { continue };
+        let restricted = game
+            .turn_order
+            .turns
+            .iter()
+            .map(|turn| turn.move_type)
+            .collect::<Option<HashSet<_>>>();
+        let Some(restricted) = restricted else {
+            // An unrestricted turn plays every type.
+            played.extend(game.move_types.iter().cloned());
+            continue;
+        };
+        played.extend(
+            restricted
+                .iter()
+                .map(|t| game.move_types[t.index()].clone()),
+        );
+        played.extend(named_outside_markers(&expanded.game_as_node(index)));
+        for name in game
+            .pieces
+            .iter()
+            .flat_map(|piece| piece.moves.iter().chain(&piece.drops))
+            .filter_map(|used| used.move_type)
+            .filter(|t| !restricted.contains(t))
+            .map(|t| &game.move_types[t.index()])
+        {
+            if !unplayed.iter().any(|(n, ..)| n == name) {
+                unplayed.push((name.clone(), spec.form, result.title.clone()));
+            }
+        }
+    }
+    unplayed
+        .into_iter()
+        .filter(|(name, ..)| !played.contains(name))
+        .map(|(name, form, title)| {
+            Diagnostic::warning(
+                "W0408",
+                format!("moves of type `{name}` are never played in \"{title}\""),
+            )
+            .primary(
+                section_span(expanded, form, "turn-order"),
+                "every turn is restricted to other move types",
+            )
+            .note("a turn `(PLAYER TYPE)` offers only the moves of TYPE")
+        })
+        .collect()
+}
+
+/// The atoms of `game` outside `(move-type NAME)` markers: a move type named there is
+/// used by a continuation, an attack test or a priority.
+fn named_outside_markers(game: &Node) -> HashSet<String> {
+    let mut names = HashSet::new();
+    let mut pending = vec![game];
+    while let Some(node) = pending.pop() {
+        if let Some(atom) = node.as_atom() {
+            names.insert(atom.to_string());
+        }
+        if node.head() != Some("move-type") {
+            pending.extend(node.as_list().into_iter().flatten());
+        }
+    }
+    names
+}
+
+/// The `(SECTION ...)` of the game or variant form `form`, else the whole form.
+fn section_span(expanded: &Expanded, form: usize, section: &str) -> Span {
     let form = &expanded.forms[form];
     form.as_list()
         .and_then(|items| {
             items
                 .iter()
-                .find(|item| item.head().is_some_and(|h| expanded.name(h) == "title"))
+                .find(|item| item.head().is_some_and(|h| expanded.name(h) == section))
         })
-        .map_or(form.span, |title| title.span)
+        .map_or(form.span, |found| found.span)
 }

@@ -365,6 +365,18 @@ pub const CODES: &[Code] = &[
         ),
     },
     Code {
+        code: "W0408",
+        title: "move type never played",
+        explanation: "Every entry of the turn order restricts its turn to a move type \
+            (`(White place)`), and some pieces list moves under a move type that no entry \
+            names. Zillions offers a turn only the moves of its type, so those moves are \
+            never played. Name the type in a turn, or move the moves under a type that is \
+            played.",
+        example: Some(
+            "(game (title \"T\") (players A B) (turn-order (A place) (B place))\n (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n (piece (name Stone) (drops (move-type place) ((verify empty?) add)) (moves (move-type slide) (e (verify empty?) add)))\n (board-setup (A (Stone off 2)) (B (Stone off 2))))\n",
+        ),
+    },
+    Code {
         code: "E0501",
         title: "malformed saved game",
         explanation: "A saved game (.zsg) could not be read: a header line or a move record \

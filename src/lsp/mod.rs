@@ -257,6 +257,7 @@ impl Server {
                 if let Some(expanded) = &front_end.expanded {
                     diagnostics.extend(crate::lint::start_positions(&front_end, expanded));
                     diagnostics.extend(crate::lint::unused_names(&front_end, expanded));
+                    diagnostics.extend(crate::lint::unplayed_move_types(&front_end, expanded));
                 }
             }
             Err(err) => {

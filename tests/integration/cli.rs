@@ -989,3 +989,38 @@ fn zones_and_piece_types_that_nothing_uses_are_warned_of_once() {
         );
     });
 }
+
+/// Turns restricted to `place`; `slide` moves are listed, and `hop` moves are only a
+/// continuation (`add-partial`), which is played.
+const UNPLAYED_MOVE_TYPES: &str = r#"(game (title "Phases") (players A B) (turn-order (A place) (B place))
+   (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c" (10 0)) ("1" (0 10)))
+      (directions (e 1 0))))
+   (piece (name Stone)
+      (drops (move-type place) ((verify empty?) (add-partial hop)))
+      (moves (move-type slide) (e (verify empty?) add)
+             (move-type hop) (e (verify empty?) add)))
+   (board-setup (A (Stone off 2)) (B (Stone off 2))))
+"#;
+
+#[test]
+fn move_types_that_no_turn_plays_are_warned_of() {
+    let mut loader = zrf::syntax::MemoryLoader::new();
+    loader.insert("phases.zrf", UNPLAYED_MOVE_TYPES);
+    let mut sources = zrf::source::SourceMap::new();
+    let options = zrf::frontend::FrontEndOptions::default();
+    let front_end = zrf::frontend::run(Path::new("phases.zrf"), &loader, &options, &mut sources)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        front_end.diagnostics.is_empty(),
+        "{:?}",
+        front_end.diagnostics
+    );
+    let expanded = front_end.expanded.as_ref().expect("expanded");
+    let warnings = zrf::lint::unplayed_move_types(&front_end, expanded);
+    crate::snapshot_settings().bind(|| {
+        insta::assert_snapshot!(
+            "lint_unplayed_move_types",
+            zrf::diag::render_plain(&sources, &warnings)
+        );
+    });
+}
