@@ -103,6 +103,15 @@ fn count_zone_definitions(game: &Node, name: &str) -> usize {
     count
 }
 
+/// Every lint of this module, in the order `zrfc check` and the language server
+/// report them.
+pub fn all(front_end: &FrontEnd, expanded: &Expanded) -> Vec<Diagnostic> {
+    let mut warnings = start_positions(front_end, expanded);
+    warnings.extend(unused_names(front_end, expanded));
+    warnings.extend(unplayed_move_types(front_end, expanded));
+    warnings
+}
+
 /// W0405 for each game or variant whose first player has no legal move at the start:
 /// the game is over before it begins (a drop game whose pieces have no stock off the
 /// board, a board setup left out).

@@ -1057,9 +1057,7 @@ fn check_command(
         }
         let mut found = front_end.diagnostics.clone();
         if let Some(expanded) = &front_end.expanded {
-            found.extend(crate::lint::start_positions(&front_end, expanded));
-            found.extend(crate::lint::unused_names(&front_end, expanded));
-            found.extend(crate::lint::unplayed_move_types(&front_end, expanded));
+            found.extend(crate::lint::all(&front_end, expanded));
         }
         let diagnostics = &levels.apply(&found);
         match format {

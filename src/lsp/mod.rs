@@ -255,9 +255,7 @@ impl Server {
             Ok(front_end) => {
                 diagnostics.extend(front_end.diagnostics.iter().cloned());
                 if let Some(expanded) = &front_end.expanded {
-                    diagnostics.extend(crate::lint::start_positions(&front_end, expanded));
-                    diagnostics.extend(crate::lint::unused_names(&front_end, expanded));
-                    diagnostics.extend(crate::lint::unplayed_move_types(&front_end, expanded));
+                    diagnostics.extend(crate::lint::all(&front_end, expanded));
                 }
             }
             Err(err) => {

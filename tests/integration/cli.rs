@@ -948,6 +948,28 @@ fn a_game_whose_first_player_cannot_move_is_warned_of() {
     );
 }
 
+/// The warnings of `lint` on the rules `text` (named `name`), which must check clean.
+fn lint_warnings(
+    name: &str,
+    text: &str,
+    lint: fn(&zrf::frontend::FrontEnd, &zrf::expand::Expanded) -> Vec<zrf::diag::Diagnostic>,
+) -> (zrf::source::SourceMap, Vec<zrf::diag::Diagnostic>) {
+    let mut loader = zrf::syntax::MemoryLoader::new();
+    loader.insert(name, text);
+    let mut sources = zrf::source::SourceMap::new();
+    let options = zrf::frontend::FrontEndOptions::default();
+    let front_end = zrf::frontend::run(Path::new(name), &loader, &options, &mut sources)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        front_end.diagnostics.is_empty(),
+        "{:?}",
+        front_end.diagnostics
+    );
+    let expanded = front_end.expanded.as_ref().expect("expanded");
+    let warnings = lint(&front_end, expanded);
+    (sources, warnings)
+}
+
 /// A zone no rule tests and a piece nothing sets up, beside a zone that only a variant
 /// uses (inherited from the game: used, so not reported).
 const UNUSED_NAMES: &str = r#"(define step ($1 (verify empty?) add))
@@ -967,19 +989,7 @@ const UNUSED_NAMES: &str = r#"(define step ($1 (verify empty?) add))
 
 #[test]
 fn zones_and_piece_types_that_nothing_uses_are_warned_of_once() {
-    let mut loader = zrf::syntax::MemoryLoader::new();
-    loader.insert("lint.zrf", UNUSED_NAMES);
-    let mut sources = zrf::source::SourceMap::new();
-    let options = zrf::frontend::FrontEndOptions::default();
-    let front_end = zrf::frontend::run(Path::new("lint.zrf"), &loader, &options, &mut sources)
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        front_end.diagnostics.is_empty(),
-        "{:?}",
-        front_end.diagnostics
-    );
-    let expanded = front_end.expanded.as_ref().expect("expanded");
-    let warnings = zrf::lint::unused_names(&front_end, expanded);
+    let (sources, warnings) = lint_warnings("lint.zrf", UNUSED_NAMES, zrf::lint::unused_names);
     let codes: Vec<&str> = warnings.iter().map(|w| w.code).collect();
     assert_eq!(codes, ["W0406", "W0407"]);
     crate::snapshot_settings().bind(|| {
@@ -1004,19 +1014,11 @@ const UNPLAYED_MOVE_TYPES: &str = r#"(game (title "Phases") (players A B) (turn-
 
 #[test]
 fn move_types_that_no_turn_plays_are_warned_of() {
-    let mut loader = zrf::syntax::MemoryLoader::new();
-    loader.insert("phases.zrf", UNPLAYED_MOVE_TYPES);
-    let mut sources = zrf::source::SourceMap::new();
-    let options = zrf::frontend::FrontEndOptions::default();
-    let front_end = zrf::frontend::run(Path::new("phases.zrf"), &loader, &options, &mut sources)
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        front_end.diagnostics.is_empty(),
-        "{:?}",
-        front_end.diagnostics
+    let (sources, warnings) = lint_warnings(
+        "phases.zrf",
+        UNPLAYED_MOVE_TYPES,
+        zrf::lint::unplayed_move_types,
     );
-    let expanded = front_end.expanded.as_ref().expect("expanded");
-    let warnings = zrf::lint::unplayed_move_types(&front_end, expanded);
     crate::snapshot_settings().bind(|| {
         insta::assert_snapshot!(
             "lint_unplayed_move_types",
