@@ -195,7 +195,9 @@ enum Command {
     /// Positions are laid out from the rectangles the rules give them (grids, hex and
     /// offset grids, explicit positions); pieces are chess glyphs where the names are
     /// chess pieces', else letters (first player in capitals); pieces off the board are
-    /// listed beside it. Games without drawable positions list the occupied ones.
+    /// listed beside it, and hands kept on the grid (positions outside a `board-zone`,
+    /// or in a `hand-zone`) are drawn apart from it. Games without drawable positions
+    /// list the occupied ones.
     ///
     /// Example: `zrfc show zrf-samples/chess.zrf --after e4 c5 Nf3 --svg board.svg`
     Show {

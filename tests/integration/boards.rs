@@ -57,6 +57,41 @@ fn pieces_in_hand_are_listed_beside_the_board() {
     crate::snapshot_settings().bind(|| insta::assert_snapshot!("board_hands", shown));
 }
 
+/// Hands kept on the grid (outside the `board-zone`) are drawn apart: a blank column
+/// in text, trays half a cell away in the drawing, neither chequered nor labelled.
+#[test]
+fn hands_on_the_grid_are_drawn_apart_from_the_board() {
+    let shown = pictures("tests/fixtures/boards/grid-hands.zrf", &[]);
+    assert!(
+        shown.starts_with("3 .   . ♚ .   ♜\n2 .   . . .   .\n1 ♖   . ♔ .   .\n      a b c\n"),
+        "{shown}"
+    );
+    // The left hand moved 20 (half a cell) to the left, the right hand to the right.
+    assert!(
+        shown.contains(r##"class="square hand" data-pos="l3" x="-20" y="0" width="40" height="40" fill="#e8dcc4""##),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(r##"class="square hand" data-pos="r3" x="180" y="0""##),
+        "{shown}"
+    );
+    // The board proper is still chequered, a dark a1 (and a3).
+    assert!(
+        shown.contains(
+            r##"class="square" data-pos="a3" x="40" y="0" width="40" height="40" fill="#b58863""##
+        ),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(
+            r##"class="square" data-pos="b3" x="80" y="0" width="40" height="40" fill="#f0d9b5""##
+        ),
+        "{shown}"
+    );
+    assert!(!shown.contains(r#"class="file" x="0""#), "{shown}");
+    crate::snapshot_settings().bind(|| insta::assert_snapshot!("board_grid_hands", shown));
+}
+
 #[test]
 fn explicit_positions_are_drawn_where_the_rules_put_them() {
     let shown = pictures("tests/fixtures/boards/positions.zrf", &[]);

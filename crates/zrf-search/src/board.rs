@@ -2,7 +2,8 @@
 //! from the rectangles the rules give each position (grids, offset grids of hex and
 //! shogi boards, explicit `positions`). Pieces are drawn from their names: standard
 //! chess names get chess glyphs, others their first free letter, one colour (or letter
-//! case, in text) per player; pieces off the board are listed beside it.
+//! case, in text) per player; pieces off the board are listed beside it, and hands that
+//! the rules keep on the grid are drawn apart from the board ([`hand_positions`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -95,6 +96,8 @@ struct Layout {
     cells: Vec<(Pos, usize, usize)>,
     columns: usize,
     rows: usize,
+    /// Per position: whether it is a hand ([`hand_positions`]), drawn apart.
+    hand: Vec<bool>,
 }
 
 impl Layout {
@@ -130,8 +133,69 @@ impl Layout {
                 .collect(),
             columns: xs.len(),
             rows: ys.len(),
+            hand: hand_positions(tables),
         }
     }
+
+    /// The cells of the board proper, hands left out.
+    fn board_cells(&self) -> impl Iterator<Item = &(Pos, usize, usize)> {
+        self.cells.iter().filter(|c| !self.hand[c.0 as usize])
+    }
+
+    /// Per column (`rows == false`) or row: whether it holds hand cells only.
+    fn hand_lines(&self, rows: bool) -> Vec<bool> {
+        let lines = if rows { self.rows } else { self.columns };
+        let mut board = vec![false; lines];
+        let mut any = vec![false; lines];
+        for &(pos, column, row) in &self.cells {
+            let line = if rows { row } else { column };
+            any[line] = true;
+            board[line] |= !self.hand[pos as usize];
+        }
+        any.iter().zip(&board).map(|(&a, &b)| a && !b).collect()
+    }
+}
+
+/// Positions that hold pieces in hand rather than being part of the board, by the
+/// conventions of the rules files that keep hands on the grid (Doubutsu and the small
+/// shogis): a zone named like `hand-zone` or `off-board`, or the drawn positions
+/// outside a zone named `board-zone` (or `board`) where one leaves some out.
+fn hand_positions(tables: &Tables) -> Vec<bool> {
+    let positions = tables.positions.len();
+    let members = |zone: usize| -> Vec<bool> {
+        (0..positions)
+            .map(|pos| {
+                tables.zones[zone].iter().any(|words| {
+                    words
+                        .get(pos / 64)
+                        .is_some_and(|w| w >> (pos % 64) & 1 == 1)
+                })
+            })
+            .collect()
+    };
+    let mut hand = vec![false; positions];
+    for (zone, name) in tables.zone_names.iter().enumerate() {
+        let name = name.to_ascii_lowercase();
+        if name.contains("hand") || name == "off-board" {
+            for (pos, member) in members(zone).into_iter().enumerate() {
+                hand[pos] |= member;
+            }
+        } else if name == "board-zone" || name == "board" {
+            let on_board = members(zone);
+            let drawn = |pos: usize| tables.rects[pos].is_some();
+            // A zone holding no drawn position says nothing of the drawing.
+            if (0..positions).any(|p| on_board[p] && drawn(p)) {
+                for pos in (0..positions).filter(|&p| drawn(p) && !on_board[p]) {
+                    hand[pos] = true;
+                }
+            }
+        }
+    }
+    // Hands that would be all of the board are not hands.
+    if (0..positions).all(|p| hand[p] || tables.rects[p].is_none()) {
+        hand.iter_mut().for_each(|h| *h = false);
+    }
+    hand
 }
 
 /// What is off the board: per player with any, `Mark ×5` items.
@@ -177,9 +241,13 @@ fn shared_label<'t>(names: impl Iterator<Item = &'t str>, first_char: bool) -> S
     }
 }
 
+/// Whether no label is given twice (lines without one left out).
 fn all_different(labels: &[String]) -> bool {
     let mut seen = std::collections::BTreeSet::new();
-    labels.iter().all(|l| seen.insert(l))
+    labels
+        .iter()
+        .filter(|l| !l.is_empty())
+        .all(|l| seen.insert(l))
 }
 
 /// The names along a grid board's edges: ranks beside each row (numbers or single
@@ -194,18 +262,22 @@ impl EdgeLabels {
     fn new(tables: &Tables, layout: &Layout) -> EdgeLabels {
         let mut column_names: Vec<Vec<&str>> = vec![Vec::new(); layout.columns];
         let mut row_names: Vec<Vec<&str>> = vec![Vec::new(); layout.rows];
-        for &(pos, column, row) in &layout.cells {
+        // Hands are labelled by neither their rows nor their columns.
+        for &(pos, column, row) in layout.board_cells() {
             column_names[column].push(&tables.positions[pos as usize]);
             row_names[row].push(&tables.positions[pos as usize]);
         }
+        let labelled = |names: &Vec<&str>| !names.is_empty();
         let mut rows: Vec<String> = row_names
             .iter()
             .map(|names| shared_label(names.iter().copied(), false))
             .collect();
         // Ranks are numbers or single letters; anything else is not a rank.
         // A label on two rows names neither (two boards side by side, hex rows).
-        let ranks = rows.iter().all(|l| {
-            !l.is_empty() && (l.chars().all(|c| c.is_ascii_digit()) || l.chars().count() == 1)
+        let ranks = rows.iter().zip(&row_names).all(|(l, names)| {
+            !labelled(names)
+                || !l.is_empty()
+                    && (l.chars().all(|c| c.is_ascii_digit()) || l.chars().count() == 1)
         }) && all_different(&rows);
         if !ranks {
             rows.iter_mut().for_each(String::clear);
@@ -214,8 +286,12 @@ impl EdgeLabels {
             .iter()
             .map(|names| shared_label(names.iter().copied(), true))
             .collect();
-        let files =
-            ranks && columns.iter().all(|c| c.chars().count() == 1) && all_different(&columns);
+        let files = ranks
+            && columns
+                .iter()
+                .zip(&column_names)
+                .all(|(c, names)| !labelled(names) || c.chars().count() == 1)
+            && all_different(&columns);
         EdgeLabels {
             rows,
             columns: files.then_some(columns),
@@ -256,28 +332,38 @@ pub fn text_board(tables: &Tables, state: &State, to_move: PlayerIx) -> String {
             .map(|l| l.chars().count())
             .max()
             .unwrap_or(0);
-        for (row, cells) in grid.iter().enumerate() {
+        // A blank column (or line) where hands meet the board.
+        let gaps = |hand: Vec<bool>| -> Vec<bool> {
+            (0..hand.len())
+                .map(|i| i > 0 && hand[i] != hand[i - 1])
+                .collect()
+        };
+        let (column_gaps, row_gaps) = (
+            gaps(layout.hand_lines(false)),
+            gaps(layout.hand_lines(true)),
+        );
+        let line_of = |label: &str, marks: &mut dyn Iterator<Item = &str>| -> String {
             let mut line = match margin {
                 0 => String::new(),
-                _ => format!("{:>margin$} ", row_labels[row]),
+                _ => format!("{label:>margin$} "),
             };
-            for cell in cells {
-                let mark = cell.as_deref().unwrap_or(" ");
+            for (column, mark) in marks.enumerate() {
+                if column_gaps[column] {
+                    line.push_str(&" ".repeat(width));
+                }
                 let _ = write!(line, "{mark:<width$}");
             }
-            text.push_str(line.trim_end());
-            text.push('\n');
+            format!("{}\n", line.trim_end())
+        };
+        for (row, cells) in grid.iter().enumerate() {
+            if row_gaps[row] {
+                text.push('\n');
+            }
+            let marks = &mut cells.iter().map(|c| c.as_deref().unwrap_or(" "));
+            text.push_str(&line_of(&row_labels[row], marks));
         }
         if let Some(columns) = &labels.columns {
-            let mut line = match margin {
-                0 => String::new(),
-                _ => format!("{:>margin$} ", ""),
-            };
-            for column in columns {
-                let _ = write!(line, "{column:<width$}");
-            }
-            text.push_str(line.trim_end());
-            text.push('\n');
+            text.push_str(&line_of("", &mut columns.iter().map(String::as_str)));
         }
     }
     for (player, held) in hands(tables, state) {
@@ -381,11 +467,7 @@ pub fn svg_board(
 ) -> String {
     let glyphs = Glyphs::new(tables);
     let layout = Layout::new(tables);
-    let drawn: Vec<DrawnCell> = layout
-        .cells
-        .iter()
-        .filter_map(|&(p, c, r)| Some((p, tables.rects[p as usize]?, c, r)))
-        .collect();
+    let drawn = drawn_cells(tables, &layout);
     let bound = |f: fn(&[i32; 4]) -> i32, most: bool| {
         let values = drawn.iter().map(|d| f(&d.1));
         if most {
@@ -416,17 +498,24 @@ pub fn svg_board(
     );
     let _ = writeln!(svg, "<title>{}</title>", escape(&tables.title));
     // A full rectangle of cells is chequered; offset grids (hex) and free layouts are
-    // not, as neighbours there need not alternate.
-    let chequered = layout.columns * layout.rows == drawn.len();
+    // not, as neighbours there need not alternate. Hands are trays, never chequered.
+    let board: Vec<&(Pos, usize, usize)> = layout.board_cells().collect();
+    let distinct = |of: fn(&(Pos, usize, usize)) -> usize| {
+        let lines: std::collections::BTreeSet<usize> = board.iter().map(|c| of(c)).collect();
+        lines.len()
+    };
+    let chequered = distinct(|c| c.1) * distinct(|c| c.2) == board.len();
     for &(pos, [l, t, r, b], column, row) in &drawn {
-        let fill = if chequered && (column + row) % 2 == 1 {
-            "#b58863"
+        let (class, fill, stroke) = if layout.hand[pos as usize] {
+            ("square hand", "#e8dcc4", "#a89070")
+        } else if chequered && (column + row) % 2 == 1 {
+            ("square", "#b58863", "#6b4f36")
         } else {
-            "#f0d9b5"
+            ("square", "#f0d9b5", "#6b4f36")
         };
         let _ = writeln!(
             svg,
-            r##"<rect class="square" data-pos="{name}" x="{l}" y="{t}" width="{}" height="{}" fill="{fill}" stroke="#6b4f36" stroke-width="1"><title>{name}</title></rect>"##,
+            r##"<rect class="{class}" data-pos="{name}" x="{l}" y="{t}" width="{}" height="{}" fill="{fill}" stroke="{stroke}" stroke-width="1"><title>{name}</title></rect>"##,
             r - l,
             b - t,
             name = escape(&tables.positions[pos as usize])
@@ -453,7 +542,14 @@ pub fn svg_board(
     if !chequered {
         draw_links(&mut svg, tables, &drawn);
     }
-    draw_edge_labels(&mut svg, &labels, &drawn, left - 4, bottom + 16);
+    // Ranks beside the board proper, between it and a hand on its left.
+    let board_left = drawn
+        .iter()
+        .filter(|d| !layout.hand[d.0 as usize])
+        .map(|d| d.1[0])
+        .min()
+        .unwrap_or(left);
+    draw_edge_labels(&mut svg, &labels, &drawn, board_left - 4, bottom + 16);
     let colours = player_colours(tables);
     for &(pos, [l, t, r, b], _, _) in &drawn {
         let Some(piece) = state.at(pos) else { continue };
@@ -494,6 +590,55 @@ pub fn svg_board(
 
 /// A drawn position: its rectangle `[left, top, right, bottom]`, column and row.
 type DrawnCell = (Pos, [i32; 4], usize, usize);
+
+/// Every drawn position where it is drawn: where the rules put it, hands moved half a
+/// cell further from the board so that they read as apart from it.
+fn drawn_cells(tables: &Tables, layout: &Layout) -> Vec<DrawnCell> {
+    let rect = |pos: Pos| tables.rects[pos as usize];
+    let board: Vec<[i32; 4]> = layout.board_cells().filter_map(|c| rect(c.0)).collect();
+    let edge = |f: fn(&[i32; 4]) -> i32, most: bool| {
+        let values = board.iter().map(f);
+        if most {
+            values.max()
+        } else {
+            values.min()
+        }
+    };
+    let bounds = (
+        edge(|r| r[0], false),
+        edge(|r| r[1], false),
+        edge(|r| r[2], true),
+        edge(|r| r[3], true),
+    );
+    let gap = board
+        .first()
+        .map_or(0, |r| (r[2] - r[0]).min(r[3] - r[1]) / 2);
+    layout
+        .cells
+        .iter()
+        .filter_map(|&(pos, column, row)| {
+            let [l, t, r, b] = rect(pos)?;
+            let (dx, dy) = match bounds {
+                (Some(left), Some(top), Some(right), Some(bottom)) if layout.hand[pos as usize] => {
+                    // By the centre: the rules' rectangles may overlap a little.
+                    let shift = |low: i32, high: i32, start: i32, end: i32| {
+                        let centre = (low + high) / 2;
+                        if centre < start {
+                            -gap
+                        } else if centre > end {
+                            gap
+                        } else {
+                            0
+                        }
+                    };
+                    (shift(l, r, left, right), shift(t, b, top, bottom))
+                }
+                _ => (0, 0),
+            };
+            Some((pos, [l + dx, t + dy, r + dx, b + dy], column, row))
+        })
+        .collect()
+}
 
 fn centre_of(rect: [i32; 4]) -> (f64, f64) {
     (
@@ -607,6 +752,9 @@ fn draw_edge_labels(
         );
     }
     for (column, label) in labels.columns.iter().flatten().enumerate() {
+        if label.is_empty() {
+            continue;
+        }
         let x = mean(
             &mut drawn
                 .iter()
