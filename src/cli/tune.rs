@@ -190,7 +190,7 @@ fn learn_from(
     let mut records: Vec<&(usize, Record)> = records.iter().collect();
     records.sort_by_key(|(number, _)| *number);
     let records: Vec<Record> = records.into_iter().map(|(_, r)| r.clone()).collect();
-    let bar = super::progress_bar(args.passes as u64);
+    let bar = super::progress_bar(learn::passes_in_all(args.passes) as u64);
     bar.set_message("fitting");
     let fit = learn::fit(engine, &records, args.passes, &|_| bar.inc(1))?;
     bar.finish_and_clear();
@@ -204,6 +204,20 @@ fn learn_from(
         fit.error_after,
         fit.error_before
     );
+    if fit.held_out_after.is_nan() {
+        println!(
+            "too few games to hold any out (one in {}): the fit could not be checked",
+            learn::HELD_OUT
+        );
+    } else {
+        println!(
+            "on the games held out (one in {}), fitted without them: {:.4} (rules-derived {:.4}); pull toward the rules {:e}",
+            learn::HELD_OUT,
+            fit.held_out_after,
+            fit.held_out_before,
+            fit.pull
+        );
+    }
     Ok(())
 }
 

@@ -74,6 +74,14 @@ fn a_fit_on_self_play_games_explains_their_results_better_than_the_start() {
         eval.square_bonus(1, 0, position(&carried, "a8")),
         fit.learned.squares[0].1[a1 as usize]
     );
+    // The emptied board's table, blended in as material comes off.
+    assert_eq!(
+        eval.bonus_at(1, 0, position(&carried, "a8"), false),
+        fit.learned.open_squares[0].1[a1 as usize]
+    );
+    // Games 5 and 10 were held out to choose the pull, then fitted with the rest.
+    assert!(fit.held_out_before.is_finite() && fit.held_out_after.is_finite());
+    assert!([1e-3, 1e-4, 1e-5, 1e-6].contains(&fit.pull), "{}", fit.pull);
 }
 
 #[test]
@@ -108,6 +116,59 @@ fn learned_evaluation_files_are_checked_against_the_game() {
         unknown.check(&chess.tables),
         Err("the game has no piece type Wazir".to_string())
     );
+    let open = Learned::parse("game Chess\nopen-squares Pawn 1 2\n").expect("parses");
+    assert_eq!(
+        open.check(&chess.tables),
+        Err("Pawn has 2 squares; the board has 64".to_string())
+    );
+}
+
+/// A file with one table per piece type (as `zrfc tune` wrote before it learned an
+/// emptied board's) keeps that table whatever is left on the board; with both, the
+/// King's table on the full board and on the emptied one are the file's two.
+#[test]
+fn learned_square_tables_hold_throughout_or_blend_by_the_material_left() {
+    let mut chess = engine("chess.zrf");
+    let e1 = position(&chess, "e1") as usize;
+    let king = chess
+        .tables
+        .pieces
+        .iter()
+        .position(|p| p.name == "King")
+        .expect("a King");
+    let row = |at_e1: i32| {
+        let numbers: Vec<String> = (0..64)
+            .map(|p| if p == e1 { at_e1 } else { 0 }.to_string())
+            .collect();
+        numbers.join(" ")
+    };
+    chess.tables.evaluation = Some(format!("game Chess\nsquares King {}\n", row(40)));
+    let eval = RulesEval::new(&chess);
+    assert_eq!(
+        eval.bonus_at(0, king as u16, e1 as zrf_runtime::Pos, true),
+        40
+    );
+    assert_eq!(
+        eval.bonus_at(0, king as u16, e1 as zrf_runtime::Pos, false),
+        40
+    );
+    chess.tables.evaluation = Some(format!(
+        "game Chess\nsquares King {}\nopen-squares King {}\n",
+        row(40),
+        row(-30)
+    ));
+    let eval = RulesEval::new(&chess);
+    assert_eq!(
+        eval.bonus_at(0, king as u16, e1 as zrf_runtime::Pos, true),
+        40
+    );
+    assert_eq!(
+        eval.bonus_at(0, king as u16, e1 as zrf_runtime::Pos, false),
+        -30
+    );
+    // Black's e8 is White's e1.
+    let e8 = position(&chess, "e8");
+    assert_eq!(eval.bonus_at(1, king as u16, e8, false), -30);
 }
 
 fn zrfc(dir: &std::path::Path, args: &[&str]) -> std::process::Output {

@@ -398,21 +398,34 @@ impl RulesEval {
         let Ok(features) = crate::learn::Features::new(tables) else {
             return;
         };
-        for (name, squares) in &learned.squares {
+        let open_of = |name: &str| {
+            learned
+                .open_squares
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, squares)| squares)
+        };
+        let bonus = |squares: &[i32], seen_as: Pos| {
+            let bonus = squares.get(seen_as as usize).copied().unwrap_or(0);
+            bonus.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+        };
+        for (name, full) in &learned.squares {
             let Some(kind) = kind_of(name) else { continue };
+            // Without an emptied board's table, the one table holds throughout.
+            let open = open_of(name).unwrap_or(full);
             for player in 0..tables.players.len() {
-                // A learned table is the piece's bonus whatever the material left.
-                if let Some(shelter) = self.shelter.get_mut(player * self.kinds + kind) {
-                    *shelter = None;
+                let canonical = &features.canonical(player as PlayerIx)[..self.positions];
+                let table = player * self.kinds + kind;
+                let row = &mut self.squares[table * self.positions..][..self.positions];
+                for (square, &seen_as) in row.iter_mut().zip(canonical) {
+                    *square = bonus(open, seen_as);
                 }
-                let canonical = features.canonical(player as PlayerIx);
-                for (pos, &seen_as) in canonical.iter().enumerate().take(self.positions) {
-                    let bonus = squares.get(seen_as as usize).copied().unwrap_or(0);
-                    let at = (player * self.kinds + kind) * self.positions + pos;
-                    if let Some(square) = self.squares.get_mut(at) {
-                        *square = bonus.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
-                    }
-                }
+                self.shelter[table] = (!std::ptr::eq(open, full)).then(|| {
+                    canonical
+                        .iter()
+                        .map(|&seen_as| bonus(full, seen_as))
+                        .collect()
+                });
             }
         }
         let near = (0..self.positions as Pos)
@@ -426,6 +439,23 @@ impl RulesEval {
     /// at the start.
     pub fn square_bonus(&self, player: PlayerIx, kind: Kind, pos: Pos) -> i32 {
         self.blended_bonus(player, kind, pos, FULL_BOARD)
+    }
+
+    /// The bonus of a piece of `player` and `kind` on `pos`, with the board as full as
+    /// at the start (`full`) or emptied.
+    pub fn bonus_at(&self, player: PlayerIx, kind: Kind, pos: Pos, full: bool) -> i32 {
+        self.blended_bonus(player, kind, pos, if full { FULL_BOARD } else { 0 })
+    }
+
+    /// How much of the start's material (of kinds that thin out) pieces of these kinds
+    /// on the board are, from 0 to 1: what blends the square tables of a full board
+    /// and an emptied one.
+    pub fn fullness(&self, kinds: impl Iterator<Item = Kind>) -> f32 {
+        let left: i32 = kinds
+            .filter(|&kind| self.thinning.get(kind as usize) == Some(&true))
+            .map(|kind| self.values.get(kind as usize).copied().unwrap_or(0))
+            .fold(0, i32::saturating_add);
+        (left as f32 / self.start_material.max(1) as f32).clamp(0.0, 1.0)
     }
 
     /// The bonus of a piece of `player` and `kind` on `pos` where the board holds

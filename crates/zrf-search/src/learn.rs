@@ -5,11 +5,15 @@
 //!
 //! A position's features, from the first side's view (+1 for its pieces, -1 for the
 //! other's): the count of each piece type; each piece on its square, the second side's
-//! squares mapped onto the first side's by the board's symmetry ([`Features`]); and the
-//! pieces standing within two steps of an enemy royal piece. The evaluation is the
-//! weighted sum; the fit minimises the squared difference between the game's result
-//! (1, 0.5, 0) and `1 / (1 + exp(-k * evaluation))`, with `k` first chosen to fit the
-//! rules-derived evaluation the weights start from ([`RulesEval`]).
+//! squares mapped onto the first side's by the board's symmetry ([`Features`]), in two
+//! tables blended by how much of the start's material is left (a king shelters while
+//! the board is full and comes out as it empties); and the pieces standing within two
+//! steps of an enemy royal piece. The evaluation is the weighted sum; the fit
+//! minimises the squared difference between the game's result (1, 0.5, 0) and
+//! `1 / (1 + exp(-k * evaluation))`, with `k` first chosen to fit the rules-derived
+//! evaluation the weights start from ([`RulesEval`]). How hard the weights are pulled
+//! back toward that start is chosen by games held out of the fit ([`fit`]): a few
+//! hundred games say much of piece values and little of each square.
 //!
 //! A learned evaluation is kept as text ([`Learned::to_text`]): piece and game names,
 //! so a file stays readable and is refused by a game whose pieces differ.
@@ -37,8 +41,12 @@ pub struct Learned {
     /// Per piece type (by name): its worth.
     pub values: Vec<(String, i32)>,
     /// Per piece type (by name): its bonus on each position, as the first side sees
-    /// the board (the other side's by the board's symmetry).
+    /// the board (the other side's by the board's symmetry), with the board as full as
+    /// at the start.
     pub squares: Vec<(String, Vec<i32>)>,
+    /// The same on an emptied board; between the two, a bonus is blended by how much
+    /// of the start's material is left (older files have none: one table throughout).
+    pub open_squares: Vec<(String, Vec<i32>)>,
     /// The worth of each piece within two steps of an enemy royal piece.
     pub royal_pressure: i32,
 }
@@ -47,7 +55,8 @@ const HEADER: &str = "# zrf learned evaluation (zrfc tune); one line a setting";
 
 impl Learned {
     /// The evaluation as text: `game`, `games`, `positions`, `royal-pressure`, then a
-    /// `value NAME N` and a `squares NAME N N ...` line per piece type.
+    /// `value NAME N`, a `squares NAME N N ...` and an `open-squares NAME N N ...`
+    /// line per piece type.
     pub fn to_text(&self) -> String {
         let mut text = format!("{HEADER}\ngame {}\n", self.title);
         let _ = writeln!(text, "games {}\npositions {}", self.games, self.positions);
@@ -55,9 +64,14 @@ impl Learned {
         for (name, value) in &self.values {
             let _ = writeln!(text, "value {name} {value}");
         }
-        for (name, squares) in &self.squares {
-            let numbers: Vec<String> = squares.iter().map(i32::to_string).collect();
-            let _ = writeln!(text, "squares {name} {}", numbers.join(" "));
+        for (key, tables) in [
+            ("squares", &self.squares),
+            ("open-squares", &self.open_squares),
+        ] {
+            for (name, squares) in tables {
+                let numbers: Vec<String> = squares.iter().map(i32::to_string).collect();
+                let _ = writeln!(text, "{key} {name} {}", numbers.join(" "));
+            }
         }
         text
     }
@@ -70,6 +84,7 @@ impl Learned {
             positions: 0,
             values: Vec::new(),
             squares: Vec::new(),
+            open_squares: Vec::new(),
             royal_pressure: 0,
         };
         let number = |word: Option<&str>, line: usize| -> Result<i64, String> {
@@ -97,7 +112,7 @@ impl Learned {
                         .values
                         .push((name.to_string(), number(words.next(), n)? as i32));
                 }
-                "squares" => {
+                "squares" | "open-squares" => {
                     let name = words
                         .next()
                         .ok_or(format!("line {n}: a piece name is missing"))?;
@@ -107,7 +122,12 @@ impl Learned {
                                 .map_err(|_| format!("line {n}: {w:?} is not a number"))
                         })
                         .collect::<Result<Vec<i32>, String>>()?;
-                    learned.squares.push((name.to_string(), squares));
+                    let table = if key == "squares" {
+                        &mut learned.squares
+                    } else {
+                        &mut learned.open_squares
+                    };
+                    table.push((name.to_string(), squares));
                 }
                 other => return Err(format!("line {n}: unknown setting {other:?}")),
             }
@@ -133,7 +153,7 @@ impl Learned {
                 return Err(format!("the game has no piece type {name}"));
             }
         }
-        for (name, squares) in &self.squares {
+        for (name, squares) in self.squares.iter().chain(&self.open_squares) {
             if !known(name) {
                 return Err(format!("the game has no piece type {name}"));
             }
@@ -203,9 +223,17 @@ impl Features {
         })
     }
 
-    /// How many weights: values, squares, royal pressure.
+    /// How many weights: values, squares on a full board, squares on an emptied
+    /// board, royal pressure.
     pub fn len(&self) -> usize {
-        self.kinds + self.kinds * self.positions + 1
+        self.kinds + 2 * self.kinds * self.positions + 1
+    }
+
+    /// The weight of `kind` on `square` (as the first side sees it), on a full board
+    /// or an emptied one.
+    fn square_weight(&self, kind: usize, square: usize, full: bool) -> usize {
+        let table = if full { 0 } else { self.kinds * self.positions };
+        self.kinds + table + kind * self.positions + square
     }
 
     /// Whether there are no weights (never: there is the royal pressure).
@@ -220,9 +248,11 @@ impl Features {
         }
     }
 
-    /// The position's features, as (weight index, value) pairs.
-    pub fn of(&self, pieces: &[(Pos, PlayerIx, Kind)]) -> Vec<(u32, f32)> {
-        let mut features: Vec<(u32, f32)> = Vec::with_capacity(pieces.len() * 2 + 1);
+    /// The position's features, as (weight index, value) pairs; `fullness` (0 to 1)
+    /// is how much of the start's material is left ([`RulesEval::fullness`]), which
+    /// blends each square's two bonuses.
+    pub fn of(&self, pieces: &[(Pos, PlayerIx, Kind)], fullness: f32) -> Vec<(u32, f32)> {
+        let mut features: Vec<(u32, f32)> = Vec::with_capacity(pieces.len() * 3 + 1);
         let mut pressure = 0.0f32;
         let mut board: Vec<Option<PlayerIx>> = vec![None; self.positions];
         for &(pos, owner, _) in pieces {
@@ -240,10 +270,12 @@ impl Features {
             }
             features.push((kind_ix as u32, sign));
             let square = self.canonical[owner as usize][pos as usize] as usize;
-            features.push((
-                (self.kinds + kind_ix * self.positions + square) as u32,
-                sign,
-            ));
+            for (full, share) in [(true, fullness), (false, 1.0 - fullness)] {
+                if share != 0.0 {
+                    let weight = self.square_weight(kind_ix, square, full) as u32;
+                    features.push((weight, sign * share));
+                }
+            }
             let is_royal =
                 self.royal.get(owner as usize).and_then(|r| r.get(kind_ix)) == Some(&true);
             if is_royal {
@@ -262,14 +294,16 @@ impl Features {
     }
 
     /// The weights `eval` (the rules-derived evaluation) stands for: its values, and
-    /// its square bonuses for the first side.
+    /// its square bonuses for the first side on a full board and an emptied one.
     fn weights_of(&self, eval: &RulesEval) -> Vec<f64> {
         let mut weights = vec![0.0; self.len()];
         for kind in 0..self.kinds {
             weights[kind] = f64::from(eval.value(kind as Kind));
             for pos in 0..self.positions {
-                weights[self.kinds + kind * self.positions + pos] =
-                    f64::from(eval.square_bonus(self.sides[0], kind as Kind, pos as Pos));
+                for full in [true, false] {
+                    let bonus = eval.bonus_at(self.sides[0], kind as Kind, pos as Pos, full);
+                    weights[self.square_weight(kind, pos, full)] = f64::from(bonus);
+                }
             }
         }
         weights
@@ -285,17 +319,24 @@ impl Features {
             values: (0..self.kinds)
                 .map(|k| (tables.pieces[k].name.clone(), round(weights[k])))
                 .collect(),
-            squares: (0..self.kinds)
-                .map(|k| {
-                    let row = &weights[self.kinds + k * self.positions..][..self.positions];
-                    (
-                        tables.pieces[k].name.clone(),
-                        row.iter().map(|&w| round(w)).collect(),
-                    )
-                })
-                .collect(),
+            squares: self.table_of(tables, weights, true),
+            open_squares: self.table_of(tables, weights, false),
             royal_pressure: round(weights[self.len() - 1]),
         }
+    }
+
+    /// Per piece type: its square bonuses in `weights`, on a full board or an emptied
+    /// one.
+    fn table_of(&self, tables: &Tables, weights: &[f64], full: bool) -> Vec<(String, Vec<i32>)> {
+        (0..self.kinds)
+            .map(|k| {
+                let row = (0..self.positions).map(|square| {
+                    let w = weights[self.square_weight(k, square, full)];
+                    w.round().clamp(-1e6, 1e6) as i32
+                });
+                (tables.pieces[k].name.clone(), row.collect())
+            })
+            .collect()
     }
 
     /// Per player, each position as the first side sees it.
@@ -518,12 +559,38 @@ pub struct Fit {
     /// Mean squared error of the rules-derived evaluation, and of the learned one.
     pub error_before: f64,
     pub error_after: f64,
+    /// The same on the held-out games (every [`HELD_OUT`]th), with the learned weights
+    /// fitted without them: what the fit says of games it has not seen.
+    pub held_out_before: f64,
+    pub held_out_after: f64,
+    /// The pull toward the rules-derived weights that did best on the held-out games.
+    pub pull: f64,
     /// The scale of the logistic curve, per evaluation point.
     pub scale: f64,
 }
 
+/// One game in this many is held out of the fit that chooses the pull.
+pub const HELD_OUT: usize = 5;
+
+/// The pulls toward the rules-derived weights tried, strongest first: what the games
+/// say little of (a square seen in few positions) stays where the rules put it.
+const PULLS: [f64; 4] = [1e-3, 1e-4, 1e-5, 1e-6];
+
+/// Passes over the positions that [`fit`] makes in all, at `passes` a fit.
+pub fn passes_in_all(passes: usize) -> usize {
+    passes * (PULLS.len() + 1)
+}
+
+/// Piece values are seen in every position: they are pulled this much less.
+const VALUE_PULL_SHARE: f64 = 0.1;
+
+/// A position's features and the result of its game.
+type Sample = (Vec<(u32, f32)>, f64);
+
 /// Fits a learned evaluation of `engine`'s game to `records`, starting from the
-/// rules-derived evaluation; `progress` sees each pass over the positions.
+/// rules-derived evaluation: each of [`PULLS`] is fitted without the held-out games,
+/// the one that predicts them best is fitted again on every game. `progress` sees
+/// each pass over the positions (`passes` for each fit, `PULLS.len() + 1` fits).
 pub fn fit<T: Templates>(
     engine: &Engine<T>,
     records: &[Record],
@@ -531,66 +598,58 @@ pub fn fit<T: Templates>(
     progress: &dyn Fn(usize),
 ) -> Result<Fit, String> {
     let features = Features::new(&engine.tables)?;
-    let samples: Vec<(Vec<(u32, f32)>, f64)> = records
+    let rules = RulesEval::new(engine);
+    let games: Vec<Vec<Sample>> = records
         .iter()
-        .flat_map(|r| r.positions.iter().map(|p| (features.of(p), r.result)))
+        .map(|r| {
+            r.positions
+                .iter()
+                .map(|p| {
+                    let fullness = rules.fullness(p.iter().map(|&(_, _, kind)| kind));
+                    (features.of(p, fullness), r.result)
+                })
+                .collect()
+        })
         .collect();
-    if samples.is_empty() {
+    let all: Vec<&Sample> = games.iter().flatten().collect();
+    if all.is_empty() {
         return Err("no positions to learn from".into());
     }
-    let start = features.weights_of(&RulesEval::new(engine));
-    let evaluate = |weights: &[f64], sample: &[(u32, f32)]| -> f64 {
-        sample
-            .iter()
-            .map(|&(i, v)| weights[i as usize] * f64::from(v))
-            .sum()
+    let held_out = |n: usize| n % HELD_OUT == HELD_OUT - 1;
+    let part = |keep: bool| -> Vec<&Sample> {
+        let games = games.iter().enumerate();
+        games
+            .filter(|(n, _)| held_out(*n) != keep)
+            .flat_map(|(_, g)| g)
+            .collect()
     };
-    let error = |weights: &[f64], scale: f64| -> f64 {
-        let total: f64 = samples
-            .iter()
-            .map(|(x, result)| {
-                let predicted = 1.0 / (1.0 + (-scale * evaluate(weights, x)).exp());
-                (result - predicted).powi(2)
-            })
-            .sum();
-        total / samples.len() as f64
-    };
+    let (training, testing) = (part(true), part(false));
+    let start = features.weights_of(&rules);
     // The scale that fits the starting evaluation best, on a logarithmic grid.
     let scale = (0..80)
         .map(|i| 1e-5 * 10f64.powf(f64::from(i) / 20.0))
-        .min_by(|&a, &b| error(&start, a).total_cmp(&error(&start, b)))
+        .min_by(|&a, &b| error(&all, &start, a).total_cmp(&error(&all, &start, b)))
         .unwrap_or(1e-3);
-    let error_before = error(&start, scale);
-    // Adam on the mean squared error, full batch; a pull toward the starting weights
-    // (stronger for the square bonuses, each seen in few positions) keeps what the
-    // games say little of where the rules put it.
-    let n = features.len();
-    let mut weights = start.clone();
-    let (mut m, mut v) = (vec![0.0f64; n], vec![0.0f64; n]);
-    let (rate, beta1, beta2, epsilon) = (1.0, 0.9, 0.999, 1e-8);
-    let pull = |i: usize| if i < features.kinds { 2e-4 } else { 1e-3 };
-    for pass in 1..=passes {
-        let mut gradient = vec![0.0f64; n];
-        for (x, result) in &samples {
-            let predicted = 1.0 / (1.0 + (-scale * evaluate(&weights, x)).exp());
-            let slope = -2.0 * (result - predicted) * predicted * (1.0 - predicted) * scale;
-            for &(i, value) in x {
-                gradient[i as usize] += slope * f64::from(value);
+    let regression = Regression {
+        start: &start,
+        scale,
+        kinds: features.kinds,
+        passes,
+        progress,
+    };
+    let mut pull = PULLS[0];
+    let mut held_out_after = f64::NAN;
+    if !testing.is_empty() && !training.is_empty() {
+        held_out_after = f64::INFINITY;
+        for candidate in PULLS {
+            let weights = regression.run(&training, candidate);
+            let on_held_out = error(&testing, &weights, scale);
+            if on_held_out < held_out_after {
+                (pull, held_out_after) = (candidate, on_held_out);
             }
         }
-        for (i, g) in gradient.iter_mut().enumerate() {
-            *g /= samples.len() as f64;
-            *g += pull(i) * (weights[i] - start[i]) * scale;
-        }
-        for i in 0..n {
-            m[i] = beta1 * m[i] + (1.0 - beta1) * gradient[i];
-            v[i] = beta2 * v[i] + (1.0 - beta2) * gradient[i] * gradient[i];
-            let m_hat = m[i] / (1.0 - beta1.powi(pass as i32));
-            let v_hat = v[i] / (1.0 - beta2.powi(pass as i32));
-            weights[i] -= rate * m_hat / (v_hat.sqrt() + epsilon);
-        }
-        progress(pass);
     }
+    let mut weights = regression.run(&all, pull);
     // Royal pieces are never captured: their value means nothing.
     for (kind, weight) in weights.iter_mut().enumerate().take(features.kinds) {
         if engine
@@ -602,11 +661,85 @@ pub fn fit<T: Templates>(
             *weight = 0.0;
         }
     }
-    let error_after = error(&weights, scale);
     Ok(Fit {
-        learned: features.learned(&engine.tables, &weights, records.len(), samples.len()),
-        error_before,
-        error_after,
+        learned: features.learned(&engine.tables, &weights, records.len(), all.len()),
+        error_before: error(&all, &start, scale),
+        error_after: error(&all, &weights, scale),
+        held_out_before: error(&testing, &start, scale),
+        held_out_after,
+        pull,
         scale,
     })
+}
+
+/// A weighted sum of a position's features.
+fn evaluate(weights: &[f64], sample: &[(u32, f32)]) -> f64 {
+    sample
+        .iter()
+        .map(|&(i, v)| weights[i as usize] * f64::from(v))
+        .sum()
+}
+
+/// Mean squared error of the predicted results (NaN for no samples).
+fn error(samples: &[&Sample], weights: &[f64], scale: f64) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|(x, result)| {
+            let predicted = 1.0 / (1.0 + (-scale * evaluate(weights, x)).exp());
+            (result - predicted).powi(2)
+        })
+        .sum();
+    total / samples.len() as f64
+}
+
+/// Logistic regression of results on features from a start.
+struct Regression<'a> {
+    start: &'a [f64],
+    scale: f64,
+    /// Weights below this index are piece values.
+    kinds: usize,
+    passes: usize,
+    progress: &'a dyn Fn(usize),
+}
+
+impl Regression<'_> {
+    /// Adam on the mean squared error, full batch, with a pull of `pull` toward the
+    /// starting weights.
+    fn run(&self, samples: &[&Sample], pull: f64) -> Vec<f64> {
+        let (start, scale) = (self.start, self.scale);
+        let n = start.len();
+        let mut weights = start.to_vec();
+        let (mut m, mut v) = (vec![0.0f64; n], vec![0.0f64; n]);
+        let (rate, beta1, beta2, epsilon) = (1.0, 0.9, 0.999, 1e-8);
+        let pull_of = |i: usize| {
+            if i < self.kinds {
+                pull * VALUE_PULL_SHARE
+            } else {
+                pull
+            }
+        };
+        for pass in 1..=self.passes {
+            let mut gradient = vec![0.0f64; n];
+            for (x, result) in samples {
+                let predicted = 1.0 / (1.0 + (-scale * evaluate(&weights, x)).exp());
+                let slope = -2.0 * (result - predicted) * predicted * (1.0 - predicted) * scale;
+                for &(i, value) in x {
+                    gradient[i as usize] += slope * f64::from(value);
+                }
+            }
+            for (i, g) in gradient.iter_mut().enumerate() {
+                *g /= samples.len() as f64;
+                *g += pull_of(i) * (weights[i] - start[i]) * scale;
+            }
+            for i in 0..n {
+                m[i] = beta1 * m[i] + (1.0 - beta1) * gradient[i];
+                v[i] = beta2 * v[i] + (1.0 - beta2) * gradient[i] * gradient[i];
+                let m_hat = m[i] / (1.0 - beta1.powi(pass as i32));
+                let v_hat = v[i] / (1.0 - beta2.powi(pass as i32));
+                weights[i] -= rate * m_hat / (v_hat.sqrt() + epsilon);
+            }
+            (self.progress)(pass);
+        }
+        weights
+    }
 }
