@@ -473,3 +473,47 @@ fn uci_variant_switches_between_the_games_of_a_file() {
         "{lines:?}"
     );
 }
+
+/// A shogi whose hands are grid columns (named `X1`..., not like squares): a capture
+/// that sends the taken piece on into the taker's hand is named by the taker's own
+/// squares, a move out of a hand is a drop, and a promotion into a type no piece has
+/// at the start is written `+`, as Fairy-Stockfish writes shogi moves.
+#[test]
+fn grid_hands_give_drops_and_promoted_forms_give_a_plus() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/uci/pocket-shogi.zrf");
+    let engine = zrf::build::Config::new()
+        .quiet(true)
+        .interpret(&path)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let namer = Namer::new(&engine.tables, Castling::Standard);
+    assert!(namer.names_squares());
+    let mut state = engine.start();
+    let mut play = |name: &str| {
+        let moves = engine.legal_moves(&state);
+        let index = namer
+            .find(&engine, &state, &moves, name)
+            .unwrap_or_else(|e| panic!("{e}"));
+        state = engine.play(&state, &moves[index]);
+        names(&engine, &state, Castling::Standard)
+    };
+    assert_eq!(play("b2b3"), ["b4a4", "b4b3", "b4c4"]);
+    assert_eq!(
+        play("b4c4"),
+        [
+            "C@a1", "C@a2", "C@a3", "C@a4", "C@b2", "C@b4", "C@c1", "C@c2", "C@c3", "b1a1", "b1b2",
+            "b1c1", "b3b4+"
+        ]
+    );
+    // The Hen taken goes back to a Chick in Red's hand: not a promotion of the King.
+    assert_eq!(play("b3b4+"), ["c4b4", "c4c3"]);
+    assert_eq!(
+        play("c4b4"),
+        [
+            "C@a1", "C@a2", "C@a3", "C@a4", "C@b2", "C@b3", "C@c1", "C@c2", "C@c3", "b1a1", "b1b2",
+            "b1c1"
+        ]
+    );
+    let red_drops = play("b1a1");
+    assert!(red_drops.contains(&"C@b3".to_string()), "{red_drops:?}");
+}

@@ -160,7 +160,7 @@ impl Layout {
 /// conventions of the rules files that keep hands on the grid (Doubutsu and the small
 /// shogis): a zone named like `hand-zone` or `off-board`, or the drawn positions
 /// outside a zone named `board-zone` (or `board`) where one leaves some out.
-fn hand_positions(tables: &Tables) -> Vec<bool> {
+pub(crate) fn hand_positions(tables: &Tables) -> Vec<bool> {
     let positions = tables.positions.len();
     let members = |zone: usize| -> Vec<bool> {
         (0..positions)

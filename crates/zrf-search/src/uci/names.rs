@@ -2,7 +2,11 @@
 //!
 //! On boards whose positions are all named like `a1` or `k10` (a letter, then digits) a
 //! move is named by the squares of the piece that moves: `e2e4`, plus the letter of
-//! the type a promotion makes (`e7e8q`); a drop is `P@e4`. A turn that moves the
+//! the type a promotion makes (`e7e8q`), or `+` when that type is a promoted form that
+//! no piece has at the start (a shogi promotion, `c4c5+`, as Fairy-Stockfish writes
+//! it); a drop is `P@e4`. Hands that the rules keep on the grid (Doubutsu and the small
+//! shogis: positions outside a `board-zone`) are not squares: their names need not look
+//! like `a1`, and a move out of a hand is a drop. A turn that moves the
 //! mover's royal piece together with another of its pieces (castling, whatever the
 //! rules call it) is named by the royal piece's own squares (`e1g1`), or, under
 //! `UCI_Chess960`, as the royal piece taking the other (`e1h1`); either form is read in
@@ -14,7 +18,9 @@
 
 use std::collections::HashMap;
 
-use zrf_runtime::{Change, Engine, Game, Kind, Move, PlayerIx, Pos, State, Tables, Templates};
+use zrf_runtime::{
+    Change, Engine, Game, Kind, Move, PlayerIx, Pos, State, Step, Tables, Templates,
+};
 
 /// How castling is written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,6 +73,10 @@ pub struct Namer {
     squares: bool,
     letters: Vec<char>,
     castling: Castling,
+    /// Per position: a hand kept on the grid ([`crate::board::hand_positions`]).
+    hand: Vec<bool>,
+    /// Per piece type: a promoted form (no piece of it at the start), written `+`.
+    promoted_form: Vec<bool>,
 }
 
 /// A move's name, and the other name it is also read by (castling in the other style).
@@ -77,11 +87,29 @@ struct Named {
 
 impl Namer {
     pub fn new(tables: &Tables, castling: Castling) -> Namer {
+        let hand = crate::board::hand_positions(tables);
+        let mut on_board = tables
+            .positions
+            .iter()
+            .zip(&hand)
+            .filter(|(_, &hand)| !hand)
+            .map(|(name, _)| name);
+        let mut at_start = vec![false; tables.kinds()];
+        for setup in &tables.setup {
+            if let Some(start) = at_start.get_mut(setup.kind as usize) {
+                *start |= !setup.positions.is_empty() || setup.off_board > 0;
+            }
+        }
         Namer {
-            squares: !tables.positions.is_empty()
-                && tables.positions.iter().all(|p| is_square_name(p)),
+            squares: on_board.clone().next().is_some() && on_board.all(|p| is_square_name(p)),
             letters: piece_letters(tables),
             castling,
+            hand,
+            // With no setup there is no telling: letters throughout.
+            promoted_form: at_start
+                .iter()
+                .map(|&start| !start && !tables.setup.is_empty())
+                .collect(),
         }
     }
 
@@ -175,10 +203,30 @@ impl Namer {
             };
         };
         let changes = || mv.steps.iter().flat_map(|s| &s.changes);
+        let in_hand = |pos: Pos| self.hand.get(pos as usize) == Some(&true);
+        // A taken piece that changes back in a hand is not a promotion.
         let promotion = changes().find_map(|c| match *c {
+            Change::ChangeType { pos, .. } if in_hand(pos) => None,
+            Change::ChangeType { kind, .. }
+                if self.promoted_form.get(kind as usize) == Some(&true) =>
+            {
+                Some('+')
+            }
             Change::ChangeType { kind, .. } => Some(letter(kind)),
             _ => None,
         });
+        if let Some(from) = first
+            .from
+            .filter(|&from| in_hand(from) && !in_hand(last.to))
+        {
+            let piece = state
+                .at(from)
+                .map_or('?', |p| letter(p.kind).to_ascii_uppercase());
+            return Named {
+                name: format!("{piece}@{}", square(last.to)),
+                alias: None,
+            };
+        }
         let Some(from) = first.from else {
             let dropped = changes().find_map(|c| match *c {
                 Change::Place { piece, .. } | Change::Create { piece, .. } => Some(piece.kind),
@@ -210,9 +258,32 @@ impl Namer {
                 alias: Some(alias),
             };
         }
-        let mut name = format!("{}{}", square(from), square(last.to));
+        let (from, to) = self.travel(from, first, last);
+        let mut name = format!("{}{}", square(from), square(to));
         name.extend(promotion);
         Named { name, alias: None }
+    }
+
+    /// Where the moving piece of a move starts and arrives, given the first step's
+    /// start. A step that sends a taken piece on into a hand (`cascade`) starts and
+    /// ends with that piece: the mover's own movement is then the first step's first
+    /// movement and the last step's first movement onto the board.
+    fn travel(&self, from: Pos, first: &Step, last: &Step) -> (Pos, Pos) {
+        let in_hand = |pos: Pos| self.hand.get(pos as usize) == Some(&true);
+        if !in_hand(last.to) {
+            return (from, last.to);
+        }
+        fn movements(step: &Step) -> impl Iterator<Item = (Pos, Pos)> + '_ {
+            step.changes.iter().filter_map(|c| match *c {
+                Change::Move { from, to } => Some((from, to)),
+                _ => None,
+            })
+        }
+        let from = movements(first).next().map_or(from, |(f, _)| f);
+        let to = movements(last)
+            .find(|&(_, to)| !in_hand(to))
+            .map_or(last.to, |(_, t)| t);
+        (from, to)
     }
 }
 
