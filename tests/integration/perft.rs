@@ -45,6 +45,14 @@ fn xiangqi_matches_published_perft() {
 }
 
 #[test]
+fn minishogi_matches_fairy_stockfish_perft() {
+    // Fairy-Stockfish's `minishogi` gives these, and 533,203 and 8,276,188 at depths 5
+    // and 6 (depth 5 runs in release in .ci/run): drops, nifu and promotion choices
+    // agree, the hands being grid positions as Zillions keeps them.
+    assert_eq!(counts("minishogi.zrf", 4), [14, 181, 2512, 35401]);
+}
+
+#[test]
 fn tictactoe_counts_every_game_once() {
     // 9!/(9-d)! until wins end games from ply 5; 127,872 games last all nine plies.
     assert_eq!(

@@ -517,3 +517,35 @@ fn grid_hands_give_drops_and_promoted_forms_give_a_plus() {
     let red_drops = play("b1a1");
     assert!(red_drops.contains(&"C@b3".to_string()), "{red_drops:?}");
 }
+
+/// The legal moves of the minishogi sample by name, as Fairy-Stockfish's `minishogi`
+/// lists them (`go perft 1`) after the same moves: drops (no pawn onto the a-file,
+/// where one stands, nor onto the last rank) and a promotion offered both ways.
+#[test]
+fn minishogi_moves_are_named_as_fairy_stockfish_names_them() {
+    let engine = engine("minishogi.zrf");
+    let namer = Namer::new(&engine.tables, Castling::Standard);
+    let after = |moves: &[&str]| {
+        let mut state = engine.start();
+        for name in moves {
+            let legal = engine.legal_moves(&state);
+            let index = namer
+                .find(&engine, &state, &legal, name)
+                .unwrap_or_else(|e| panic!("{e}"));
+            state = engine.play(&state, &legal[index]);
+        }
+        names(&engine, &state, Castling::Standard)
+    };
+    let fairy = |text: &str| sorted(text.split(' ').map(String::from).collect());
+    assert_eq!(
+        after(&["e1e4", "e5e4"]),
+        fairy(
+            "d1c2 d1e2 d1b3 d1a4 c1b2 c1c2 c1d2 a2a3 b1b2 b1c2 P@e1 P@b2 P@c2 P@d2 P@e2 \
+             P@b3 P@c3 P@d3 P@e3 P@b4 P@c4 P@d4 a1b2"
+        )
+    );
+    assert_eq!(
+        after(&["d1a4", "e4e3"]),
+        fairy("a4d1 a4c2 a4b3 a4b5 a4b5+ e1d1 e1e2 e1e3 c1b2 c1c2 c1d2 a2a3 b1b2 b1c2 a1b2")
+    );
+}
