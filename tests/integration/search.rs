@@ -370,6 +370,31 @@ fn piece_values_can_be_overridden_from_rust() {
     assert!(eval.evaluate(&engine, &state, 0) < pawn_up - 100);
 }
 
+/// A shogi's hands are grid positions: what a piece could do from there (a drop onto
+/// any empty square) is not its worth on the board, or promoting would look like a loss.
+#[test]
+fn pieces_are_valued_by_their_moves_on_the_board_not_from_a_hand() {
+    use zrf_search::RulesEval;
+
+    let engine = engine("minishogi.zrf");
+    let eval = RulesEval::new(&engine);
+    let value = |name: &str| {
+        let kind = engine.tables.pieces.iter().position(|p| p.name == name);
+        eval.value(kind.expect("a piece type") as u16)
+    };
+    let report: Vec<(String, f64)> = eval
+        .report()
+        .iter()
+        .map(|k| (k.name.clone(), (k.mobility * 100.0).round() / 100.0))
+        .collect();
+    // Mean turns over the 25 squares of the board alone: a Gold has 3 to 6.
+    assert_eq!(report[1], ("Gold".to_string(), 4.48));
+    assert!(value("Tokin") > value("Pawn"), "{report:?}");
+    assert!(value("NariGin") > value("Silver"), "{report:?}");
+    assert!(value("Horse") > value("Bishop"), "{report:?}");
+    assert!(value("Dragon") > value("Rook"), "{report:?}");
+}
+
 #[test]
 fn royal_pieces_shelter_while_the_board_is_full_and_come_out_as_it_empties() {
     use zrf_search::{Evaluator, RulesEval};

@@ -3,7 +3,7 @@
 //! shogi boards, explicit `positions`). Pieces are drawn from their names: standard
 //! chess names get chess glyphs, others their first free letter, one colour (or letter
 //! case, in text) per player; pieces off the board are listed beside it, and hands that
-//! the rules keep on the grid are drawn apart from the board ([`hand_positions`]).
+//! the rules keep on the grid are drawn apart from the board ([`crate::hands`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -96,7 +96,7 @@ struct Layout {
     cells: Vec<(Pos, usize, usize)>,
     columns: usize,
     rows: usize,
-    /// Per position: whether it is a hand ([`hand_positions`]), drawn apart.
+    /// Per position: whether it is a hand ([`crate::hands`]), drawn apart.
     hand: Vec<bool>,
 }
 
@@ -133,7 +133,7 @@ impl Layout {
                 .collect(),
             columns: xs.len(),
             rows: ys.len(),
-            hand: hand_positions(tables),
+            hand: crate::hands::hand_positions(tables),
         }
     }
 
@@ -154,48 +154,6 @@ impl Layout {
         }
         any.iter().zip(&board).map(|(&a, &b)| a && !b).collect()
     }
-}
-
-/// Positions that hold pieces in hand rather than being part of the board, by the
-/// conventions of the rules files that keep hands on the grid (Doubutsu and the small
-/// shogis): a zone named like `hand-zone` or `off-board`, or the drawn positions
-/// outside a zone named `board-zone` (or `board`) where one leaves some out.
-pub(crate) fn hand_positions(tables: &Tables) -> Vec<bool> {
-    let positions = tables.positions.len();
-    let members = |zone: usize| -> Vec<bool> {
-        (0..positions)
-            .map(|pos| {
-                tables.zones[zone].iter().any(|words| {
-                    words
-                        .get(pos / 64)
-                        .is_some_and(|w| w >> (pos % 64) & 1 == 1)
-                })
-            })
-            .collect()
-    };
-    let mut hand = vec![false; positions];
-    for (zone, name) in tables.zone_names.iter().enumerate() {
-        let name = name.to_ascii_lowercase();
-        if name.contains("hand") || name == "off-board" {
-            for (pos, member) in members(zone).into_iter().enumerate() {
-                hand[pos] |= member;
-            }
-        } else if name == "board-zone" || name == "board" {
-            let on_board = members(zone);
-            let drawn = |pos: usize| tables.rects[pos].is_some();
-            // A zone holding no drawn position says nothing of the drawing.
-            if (0..positions).any(|p| on_board[p] && drawn(p)) {
-                for pos in (0..positions).filter(|&p| drawn(p) && !on_board[p]) {
-                    hand[pos] = true;
-                }
-            }
-        }
-    }
-    // Hands that would be all of the board are not hands.
-    if (0..positions).all(|p| hand[p] || tables.rects[p].is_none()) {
-        hand.iter_mut().for_each(|h| *h = false);
-    }
-    hand
 }
 
 /// What is off the board: per player with any, `Mark ×5` items.

@@ -223,13 +223,14 @@ impl RulesEval {
             .collect();
         let placements = (kinds * positions * active.len()).max(1);
         let stride = placements.div_ceil(PLACEMENT_BUDGET).max(1);
+        let hand = crate::hands::hand_positions(tables);
         let surveys: Vec<Vec<Option<Survey>>> = (0..players as PlayerIx)
             .map(|player| {
                 (0..kinds as Kind)
                     .map(|kind| {
                         active
                             .contains(&player)
-                            .then(|| survey(engine, player, kind, stride))
+                            .then(|| survey(engine, player, kind, stride, &hand))
                             .flatten()
                     })
                     .collect()
@@ -738,13 +739,15 @@ fn square_fits(at: Option<Piece>, want: PieceRef, player: PlayerIx) -> (bool, bo
     }
 }
 
-/// Puts `kind` of `player` alone on each tried square of the empty board and records
-/// its turns; `None` when the player never moves as itself.
+/// Puts `kind` of `player` alone on each tried square of the empty board (hands kept on
+/// the grid are not tried: a piece there is waiting to be dropped) and records its
+/// turns; `None` when the player never moves as itself.
 fn survey<T: Templates>(
     engine: &Engine<T>,
     player: PlayerIx,
     kind: Kind,
     stride: usize,
+    hand: &[bool],
 ) -> Option<Survey> {
     let tables = &engine.tables;
     let slot = (0..tables.turns.len()).find(|&i| tables.turns[i].move_as == player)?;
@@ -768,6 +771,9 @@ fn survey<T: Templates>(
     };
     let mut board = empty.clone();
     for pos in (0..positions).step_by(stride) {
+        if hand.get(pos) == Some(&true) {
+            continue;
+        }
         board.clone_from(&empty);
         board.put(pos as Pos, Some(piece));
         let moves = engine.legal_moves(&board);

@@ -11,6 +11,7 @@ mod alphabeta;
 pub mod board;
 pub mod driver;
 mod eval;
+mod hands;
 pub mod learn;
 mod mcts;
 pub mod move_text;
