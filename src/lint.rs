@@ -109,7 +109,93 @@ pub fn all(front_end: &FrontEnd, expanded: &Expanded) -> Vec<Diagnostic> {
     let mut warnings = start_positions(front_end, expanded);
     warnings.extend(unused_names(front_end, expanded));
     warnings.extend(unplayed_move_types(front_end, expanded));
+    warnings.extend(unreachable_positions(front_end, expanded));
     warnings
+}
+
+/// Most position names a W0409 lists.
+const LISTED_POSITIONS: usize = 8;
+
+/// W0409 for each board on which some positions (not dummies) can never hold a piece:
+/// no direction leads to them, no piece starts on them, no rule names them outside the
+/// board (a template's jump, a goal) and the game has no drops. Once per board, however
+/// many variants share it.
+pub fn unreachable_positions(front_end: &FrontEnd, expanded: &Expanded) -> Vec<Diagnostic> {
+    let mut warnings = Vec::new();
+    let mut reported: HashSet<String> = HashSet::new();
+    for (index, (result, spec)) in front_end.games.iter().zip(&expanded.games).enumerate() {
+        let Some(game) = &result.game else { continue };
+        let has_drops = game.pieces.iter().any(|piece| !piece.drops.is_empty());
+        // Moves from an Axiom plug-in are not in the rules (W0403 says so already).
+        if has_drops || game.engine.is_some() {
+            continue;
+        }
+        let board_span = section_span(expanded, spec.form, "board");
+        let mut reached = vec![false; game.board.positions.len()];
+        for target in game.board.links.iter().flatten().flatten() {
+            reached[target.index()] = true;
+        }
+        for setup in &game.setup {
+            for pos in &setup.positions {
+                reached[pos.index()] = true;
+            }
+        }
+        let named = atoms_outside(&expanded.game_as_node(index), &["board", "board-setup"]);
+        let lost: Vec<&str> = game
+            .board
+            .positions
+            .iter()
+            .zip(&reached)
+            // Dummies are the rules' own workspace (counters, flags, sentinels).
+            .filter(|(pos, &reached)| {
+                !reached && !pos.dummy && !named.contains(&pos.name.to_lowercase())
+            })
+            .map(|(pos, _)| pos.name.as_str())
+            .collect();
+        // Variants that share the board (or build it by the same macro) share the
+        // finding: said once.
+        if lost.is_empty() || !reported.insert(lost.join(" ")) {
+            continue;
+        }
+        let mut listed = lost[..lost.len().min(LISTED_POSITIONS)].join(", ");
+        if lost.len() > LISTED_POSITIONS {
+            listed.push_str(&format!(" and {} more", lost.len() - LISTED_POSITIONS));
+        }
+        let positions = match lost.len() {
+            1 => "a position".to_string(),
+            n => format!("{n} positions"),
+        };
+        warnings.push(
+            Diagnostic::warning(
+                "W0409",
+                format!(
+                    "{positions} of \"{}\" can never hold a piece: {listed}",
+                    result.title
+                ),
+            )
+            .primary(board_span, "no direction leads there")
+            .note(
+                "no piece starts there, no rule names them and the game has no drops: \
+                 a link or grid dimension left out, or a misspelled position?",
+            ),
+        );
+    }
+    warnings
+}
+
+/// The atoms of `game` (lower case) outside the sections `skipped`.
+fn atoms_outside(game: &Node, skipped: &[&str]) -> HashSet<String> {
+    let mut atoms = HashSet::new();
+    let mut pending = vec![game];
+    while let Some(node) = pending.pop() {
+        if let Some(atom) = node.as_atom() {
+            atoms.insert(atom.to_lowercase());
+        }
+        if !node.head().is_some_and(|head| skipped.contains(&head)) {
+            pending.extend(node.as_list().into_iter().flatten());
+        }
+    }
+    atoms
 }
 
 /// W0405 for each game or variant whose first player has no legal move at the start:

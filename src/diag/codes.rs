@@ -377,6 +377,17 @@ pub const CODES: &[Code] = &[
         ),
     },
     Code {
+        code: "W0409",
+        title: "positions no piece can reach",
+        explanation: "Some positions can never hold a piece: no direction leads to them, \
+            no piece starts on them, no rule names them (a template's jump, a goal) and \
+            the game has no drops. Usually a grid dimension or a link was left out, or a \
+            position is misspelled where the links are given.",
+        example: Some(
+            "(game (title \"T\") (players A B) (turn-order A B)\n (board (positions (a1 0 0 10 10) (b1 10 0 20 10) (c1 20 0 30 10)) (links e (a1 b1)))\n (piece (name Stone) (moves (e (verify empty?) add)))\n (board-setup (A (Stone a1)) (B (Stone b1))))\n",
+        ),
+    },
+    Code {
         code: "E0501",
         title: "malformed saved game",
         explanation: "A saved game (.zsg) could not be read: a header line or a move record \

@@ -1026,3 +1026,41 @@ fn move_types_that_no_turn_plays_are_warned_of() {
         );
     });
 }
+
+/// Positions given by name with one link: `c1` is reached by nothing, while `d1` is
+/// where a template jumps and `x0` is a dummy (the rules' workspace); a variant with
+/// the same board says nothing more.
+const UNREACHABLE_POSITIONS: &str = r#"(game (title "Row") (players A B) (turn-order A B)
+   (board
+      (positions (a1 0 0 10 10) (b1 10 0 20 10) (c1 20 0 30 10) (d1 30 0 40 10))
+      (dummy x0)
+      (links e (a1 b1)))
+   (piece (name Stone) (moves (e (verify empty?) add) (d1 (verify empty?) add)))
+   (board-setup (A (Stone a1)) (B (Stone b1))))
+(variant (title "Row again"))
+"#;
+
+#[test]
+fn positions_no_piece_can_reach_are_warned_of_once_per_board() {
+    let (sources, warnings) = lint_warnings(
+        "row.zrf",
+        UNREACHABLE_POSITIONS,
+        zrf::lint::unreachable_positions,
+    );
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(
+        warnings[0].message,
+        "a position of \"Row\" can never hold a piece: c1"
+    );
+    crate::snapshot_settings().bind(|| {
+        insta::assert_snapshot!(
+            "lint_unreachable_positions",
+            zrf::diag::render_plain(&sources, &warnings)
+        );
+    });
+    // With drops any empty position can be reached.
+    let with_drops =
+        UNREACHABLE_POSITIONS.replace("(moves (e", "(drops ((verify empty?) add)) (moves (e");
+    let (_, warnings) = lint_warnings("row.zrf", &with_drops, zrf::lint::unreachable_positions);
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
