@@ -3,7 +3,7 @@
 //! shogi boards, explicit `positions`). Pieces are drawn from their names: standard
 //! chess names get chess glyphs, others their first free letter, one colour (or letter
 //! case, in text) per player; pieces off the board are listed beside it, and hands that
-//! the rules keep on the grid are drawn apart from the board ([`crate::hands`]).
+//! the rules keep on the grid (outside a `board-zone`) are drawn apart from the board.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -588,9 +588,9 @@ const VALUE_PULL_SHARE: f64 = 0.1;
 type Sample = (Vec<(u32, f32)>, f64);
 
 /// Fits a learned evaluation of `engine`'s game to `records`, starting from the
-/// rules-derived evaluation: each of [`PULLS`] is fitted without the held-out games,
-/// the one that predicts them best is fitted again on every game. `progress` sees
-/// each pass over the positions (`passes` for each fit, `PULLS.len() + 1` fits).
+/// rules-derived evaluation: each of a few pulls toward it is fitted without the
+/// held-out games, and the one that predicts them best is fitted again on every game.
+/// `progress` sees each pass over the positions ([`passes_in_all`]).
 pub fn fit<T: Templates>(
     engine: &Engine<T>,
     records: &[Record],
