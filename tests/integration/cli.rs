@@ -970,6 +970,17 @@ fn lint_warnings(
     (sources, warnings)
 }
 
+/// Snapshots the warnings as `zrfc check` prints them.
+fn snapshot_lints(
+    name: &str,
+    sources: &zrf::source::SourceMap,
+    warnings: &[zrf::diag::Diagnostic],
+) {
+    crate::snapshot_settings().bind(|| {
+        insta::assert_snapshot!(name, zrf::diag::render_plain(sources, warnings));
+    });
+}
+
 /// A zone no rule tests and a piece nothing sets up, beside a zone that only a variant
 /// uses (inherited from the game: used, so not reported).
 const UNUSED_NAMES: &str = r#"(define step ($1 (verify empty?) add))
@@ -992,12 +1003,7 @@ fn zones_and_piece_types_that_nothing_uses_are_warned_of_once() {
     let (sources, warnings) = lint_warnings("lint.zrf", UNUSED_NAMES, zrf::lint::unused_names);
     let codes: Vec<&str> = warnings.iter().map(|w| w.code).collect();
     assert_eq!(codes, ["W0406", "W0407"]);
-    crate::snapshot_settings().bind(|| {
-        insta::assert_snapshot!(
-            "lint_unused_names",
-            zrf::diag::render_plain(&sources, &warnings)
-        );
-    });
+    snapshot_lints("lint_unused_names", &sources, &warnings);
 }
 
 /// Turns restricted to `place`; `slide` moves are listed, and `hop` moves are only a
@@ -1019,12 +1025,7 @@ fn move_types_that_no_turn_plays_are_warned_of() {
         UNPLAYED_MOVE_TYPES,
         zrf::lint::unplayed_move_types,
     );
-    crate::snapshot_settings().bind(|| {
-        insta::assert_snapshot!(
-            "lint_unplayed_move_types",
-            zrf::diag::render_plain(&sources, &warnings)
-        );
-    });
+    snapshot_lints("lint_unplayed_move_types", &sources, &warnings);
 }
 
 /// Positions given by name with one link: `c1` is reached by nothing, while `d1` is
@@ -1052,12 +1053,7 @@ fn positions_no_piece_can_reach_are_warned_of_once_per_board() {
         warnings[0].message,
         "a position of \"Row\" can never hold a piece: c1"
     );
-    crate::snapshot_settings().bind(|| {
-        insta::assert_snapshot!(
-            "lint_unreachable_positions",
-            zrf::diag::render_plain(&sources, &warnings)
-        );
-    });
+    snapshot_lints("lint_unreachable_positions", &sources, &warnings);
     // With drops any empty position can be reached.
     let with_drops =
         UNREACHABLE_POSITIONS.replace("(moves (e", "(drops ((verify empty?) add)) (moves (e");

@@ -474,6 +474,15 @@ fn uci_variant_switches_between_the_games_of_a_file() {
     );
 }
 
+/// The position after the move `namer` calls `name` (which must be legal).
+fn play_named(engine: &Interpreted, namer: &Namer, state: &State, name: &str) -> State {
+    let moves = engine.legal_moves(state);
+    let index = namer
+        .find(engine, state, &moves, name)
+        .unwrap_or_else(|e| panic!("{e}"));
+    engine.play(state, &moves[index])
+}
+
 /// A shogi whose hands are grid columns (named `X1`..., not like squares): a capture
 /// that sends the taken piece on into the taker's hand is named by the taker's own
 /// squares, a move out of a hand is a drop, and a promotion into a type no piece has
@@ -490,11 +499,7 @@ fn grid_hands_give_drops_and_promoted_forms_give_a_plus() {
     assert!(namer.names_squares());
     let mut state = engine.start();
     let mut play = |name: &str| {
-        let moves = engine.legal_moves(&state);
-        let index = namer
-            .find(&engine, &state, &moves, name)
-            .unwrap_or_else(|e| panic!("{e}"));
-        state = engine.play(&state, &moves[index]);
+        state = play_named(&engine, &namer, &state, name);
         names(&engine, &state, Castling::Standard)
     };
     assert_eq!(play("b2b3"), ["b4a4", "b4b3", "b4c4"]);
@@ -528,11 +533,7 @@ fn minishogi_moves_are_named_as_fairy_stockfish_names_them() {
     let after = |moves: &[&str]| {
         let mut state = engine.start();
         for name in moves {
-            let legal = engine.legal_moves(&state);
-            let index = namer
-                .find(&engine, &state, &legal, name)
-                .unwrap_or_else(|e| panic!("{e}"));
-            state = engine.play(&state, &legal[index]);
+            state = play_named(&engine, &namer, &state, name);
         }
         names(&engine, &state, Castling::Standard)
     };

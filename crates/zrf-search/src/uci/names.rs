@@ -203,10 +203,9 @@ impl Namer {
             };
         };
         let changes = || mv.steps.iter().flat_map(|s| &s.changes);
-        let in_hand = |pos: Pos| self.hand.get(pos as usize) == Some(&true);
         // A taken piece that changes back in a hand is not a promotion.
         let promotion = changes().find_map(|c| match *c {
-            Change::ChangeType { pos, .. } if in_hand(pos) => None,
+            Change::ChangeType { pos, .. } if self.in_hand(pos) => None,
             Change::ChangeType { kind, .. }
                 if self.promoted_form.get(kind as usize) == Some(&true) =>
             {
@@ -217,7 +216,7 @@ impl Namer {
         });
         if let Some(from) = first
             .from
-            .filter(|&from| in_hand(from) && !in_hand(last.to))
+            .filter(|&from| self.in_hand(from) && !self.in_hand(last.to))
         {
             let piece = state
                 .at(from)
@@ -264,13 +263,17 @@ impl Namer {
         Named { name, alias: None }
     }
 
+    /// Whether `pos` is a hand kept on the grid.
+    fn in_hand(&self, pos: Pos) -> bool {
+        self.hand.get(pos as usize) == Some(&true)
+    }
+
     /// Where the moving piece of a move starts and arrives, given the first step's
     /// start. A step that sends a taken piece on into a hand (`cascade`) starts and
     /// ends with that piece: the mover's own movement is then the first step's first
     /// movement and the last step's first movement onto the board.
     fn travel(&self, from: Pos, first: &Step, last: &Step) -> (Pos, Pos) {
-        let in_hand = |pos: Pos| self.hand.get(pos as usize) == Some(&true);
-        if !in_hand(last.to) {
+        if !self.in_hand(last.to) {
             return (from, last.to);
         }
         fn movements(step: &Step) -> impl Iterator<Item = (Pos, Pos)> + '_ {
@@ -281,7 +284,7 @@ impl Namer {
         }
         let from = movements(first).next().map_or(from, |(f, _)| f);
         let to = movements(last)
-            .find(|&(_, to)| !in_hand(to))
+            .find(|&(_, to)| !self.in_hand(to))
             .map_or(last.to, |(_, t)| t);
         (from, to)
     }
