@@ -79,6 +79,8 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                         mark: NO_POS,
                         from,
                         to: NO_POS,
+                        here_empty: false,
+                        to_empty: false,
                     };
                     walker.block(&game.templates[template.template.index()], vec![(start, 0)]);
                     if walker.unbounded {
@@ -141,6 +143,22 @@ struct AbstractRun {
     mark: u32,
     from: u32,
     to: u32,
+    /// Whether a test passed on the way here found the current square empty: a piece
+    /// landing on it removes none (tests read the position before the move).
+    here_empty: bool,
+    /// The same of `to`, when it was set.
+    to_empty: bool,
+}
+
+impl AbstractRun {
+    /// The run moved to `pos`, of which it knows nothing yet.
+    fn at(self, pos: u32) -> AbstractRun {
+        AbstractRun {
+            pos,
+            here_empty: false,
+            ..self
+        }
+    }
 }
 
 /// An abstract run, with the most steps a concrete run in it may have added so far.
@@ -149,7 +167,7 @@ type Counted = (AbstractRun, usize);
 struct Walker<'a> {
     tables: &'a Tables,
     player: usize,
-    /// Squares an effect of the runs so far may land on.
+    /// Squares from which an effect of the runs so far may remove a piece.
     hits: Vec<u32>,
     /// The most steps one concrete run of the template may add: the largest count an
     /// `add` reached, counting its promotion choices (or one).
@@ -184,12 +202,12 @@ impl Walker<'_> {
         match stmt {
             Stmt::Step(dir) => with_each(runs, |r| {
                 let pos = self.resolve(r.pos, Some(ir::Loc::Dir(*dir)));
-                (pos != NO_POS).then_some(AbstractRun { pos, ..r })
+                (pos != NO_POS).then_some(r.at(pos))
             }),
-            Stmt::Jump(p) => with_each(runs, |r| Some(AbstractRun { pos: p.0, ..r })),
+            Stmt::Jump(p) => with_each(runs, |r| Some(r.at(p.0))),
             Stmt::Verify(cond) => {
                 runs.retain(|(r, _)| self.known(cond, r.pos) != Some(false));
-                runs
+                with_each(runs, |r| Some(tested(r, cond)))
             }
             Stmt::ChangeType(..)
             | Stmt::ChangeOwner(_)
@@ -209,6 +227,7 @@ impl Walker<'_> {
                         }
                     }
                 }
+                let yes = with_each(yes, |r| Some(tested(r, cond)));
                 let mut out = self.block(then, yes);
                 out.extend(self.block(other, no));
                 merge(out)
@@ -218,17 +237,20 @@ impl Walker<'_> {
                 let mark = self.resolve(r.pos, *at);
                 (mark != NO_POS).then_some(AbstractRun { mark, ..r })
             }),
-            Stmt::Back | Stmt::Go(GoTarget::Mark) => with_each(runs, |r| {
-                (r.mark != NO_POS).then_some(AbstractRun { pos: r.mark, ..r })
-            }),
-            Stmt::Go(GoTarget::From) => with_each(runs, |r| {
-                (r.from != NO_POS).then_some(AbstractRun { pos: r.from, ..r })
-            }),
+            Stmt::Back | Stmt::Go(GoTarget::Mark) => {
+                with_each(runs, |r| (r.mark != NO_POS).then_some(r.at(r.mark)))
+            }
+            Stmt::Go(GoTarget::From) => {
+                with_each(runs, |r| (r.from != NO_POS).then_some(r.at(r.from)))
+            }
             // Before any `to`, `(go to)` stays.
             Stmt::Go(GoTarget::To) => with_each(runs, |r| {
                 Some(match r.to {
                     NO_POS => r,
-                    to => AbstractRun { pos: to, ..r },
+                    to => AbstractRun {
+                        here_empty: r.to_empty,
+                        ..r.at(to)
+                    },
                 })
             }),
             Stmt::Go(GoTarget::LastFrom | GoTarget::LastTo) => {
@@ -246,9 +268,17 @@ impl Walker<'_> {
             Stmt::From => with_each(runs, |r| Some(AbstractRun { from: r.pos, ..r })),
             Stmt::To => {
                 for (r, _) in &runs {
-                    self.hit(r.pos);
+                    if !r.here_empty {
+                        self.hit(r.pos);
+                    }
                 }
-                with_each(runs, |r| Some(AbstractRun { to: r.pos, ..r }))
+                with_each(runs, |r| {
+                    Some(AbstractRun {
+                        to: r.pos,
+                        to_empty: r.here_empty,
+                        ..r
+                    })
+                })
             }
             // The held piece set down at `to` (else here), then `from` here, no `to`.
             Stmt::Cascade => {
@@ -262,6 +292,7 @@ impl Walker<'_> {
                         let picked = AbstractRun {
                             from: r.pos,
                             to: NO_POS,
+                            to_empty: false,
                             ..r
                         };
                         (picked, count)
@@ -275,9 +306,14 @@ impl Walker<'_> {
                     return Vec::new();
                 }
                 for (r, count) in &mut runs {
-                    // The piece lands at `to` when one was set, else here.
-                    self.hit(r.pos);
-                    self.hit(r.to);
+                    // The piece lands at `to` when one was set, else here; on a square
+                    // found empty it removes nothing.
+                    if !r.here_empty {
+                        self.hit(r.pos);
+                    }
+                    if !r.to_empty {
+                        self.hit(r.to);
+                    }
                     if r.from != r.start {
                         self.loose = true;
                         self.starts.push(r.from);
@@ -301,6 +337,7 @@ impl Walker<'_> {
         let mut rounds = 0;
         while !frontier.is_empty() && !self.unbounded {
             frontier.retain(|(r, _)| self.known(cond, r.pos) != Some(false));
+            let entering = with_each(frontier, |r| Some(tested(r, cond)));
             rounds += 1;
             // More rounds than runs: some run comes back with more steps.
             let counting = rounds <= seen.len() + 1;
@@ -308,7 +345,7 @@ impl Walker<'_> {
                 self.adds = usize::MAX;
             }
             frontier = self
-                .block(body, frontier)
+                .block(body, entering)
                 .into_iter()
                 .filter(|&(r, count)| match seen.get(&r) {
                     Some(&before) if !counting || before >= count => false,
@@ -385,6 +422,23 @@ impl Walker<'_> {
                 .flatten()
                 .map_or(NO_POS, |o| self.tables.link(pos, o)),
         }
+    }
+}
+
+/// `run` after `cond` was found true: it knows its square empty if `cond` says so.
+fn tested(run: AbstractRun, cond: &Cond) -> AbstractRun {
+    AbstractRun {
+        here_empty: run.here_empty || says_empty_here(cond),
+        ..run
+    }
+}
+
+/// Whether `cond`, when true, says the current square is empty.
+fn says_empty_here(cond: &Cond) -> bool {
+    match cond {
+        Cond::Empty(None) => true,
+        Cond::And(all) => all.iter().any(says_empty_here),
+        _ => false,
     }
 }
 

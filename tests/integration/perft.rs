@@ -560,7 +560,8 @@ fn a_reach_table_that_misses_a_move_is_caught() {
     let tables = &engine.tables;
     let (players, kinds, positions) =
         (tables.players.len(), tables.kinds(), tables.positions.len());
-    // Every type bounded, reaching nothing: the first knight or pawn move is outside.
+    // Every type bounded, reaching nothing: a capture is outside. (Moves onto squares
+    // their templates found empty remove nothing, and are in no reach.)
     engine.tables.reach = Some(zrf_runtime::Reach::new(
         players,
         kinds,
@@ -569,8 +570,14 @@ fn a_reach_table_that_misses_a_move_is_caught() {
         vec![0; players * kinds * positions * positions.div_ceil(64)],
     ));
     let start = engine.start();
-    let violation = engine.reach_violation(&start).expect("a violation");
-    assert!(violation.contains("outside its reach"), "{violation}");
+    assert_eq!(engine.reach_violation(&start), None);
+    let capture = after(&engine, &["Pawn e2 - e4", "Pawn d7 - d5"]);
+    let violation = engine.reach_violation(&capture).expect("a violation");
+    // e4 takes d5: a move onto an occupied square.
+    assert_eq!(
+        violation,
+        "Pawn on e4: Move { from: 36, to: 27 } outside its reach"
+    );
     // And the attack test, trusting it, no longer sees checks: perft changes.
     assert_ne!(zrf_search::perft(&engine, &start, 4), 197_281);
 }
@@ -706,7 +713,8 @@ fn a_template_reach_that_misses_a_move_is_caught() {
         .reach
         .as_ref()
         .is_some_and(|r| r.parts() == reach.parts()));
-    let violation = engine.reach_violation(&start).expect("a violation");
+    let capture = after(&engine, &["Pawn e2 - e4", "Pawn d7 - d5"]);
+    let violation = engine.reach_violation(&capture).expect("a violation");
     assert!(
         violation.contains("outside the reach of its move template"),
         "{violation}"
@@ -714,8 +722,41 @@ fn a_template_reach_that_misses_a_move_is_caught() {
     assert_ne!(zrf_search::perft(&engine, &start, 4), 197_281);
     // The table as compiled holds.
     engine.tables.reach = Some(reach);
-    assert_eq!(engine.reach_violation(&start), None);
+    assert_eq!(engine.reach_violation(&capture), None);
     assert_eq!(zrf_search::perft(&engine, &start, 4), 197_281);
+}
+
+/// The reach of a piece is where its moves may remove a piece: not the squares its
+/// templates land on only after finding them empty (a pawn's push, a drop), which the
+/// attack test then never runs.
+#[test]
+fn moves_onto_squares_found_empty_are_outside_the_reach() {
+    let reach_of = |engine: &interp::Interpreted, piece: &str, from: &str| -> Vec<String> {
+        let tables = &engine.tables;
+        let reach = tables.reach.as_ref().expect("a reach table");
+        let square = |name: &str| tables.positions.iter().position(|p| p == name);
+        let kind = (tables.pieces.iter().position(|p| p.name == piece)).expect("a type");
+        let from = square(from).expect("a square");
+        (tables.positions.iter().enumerate())
+            .filter(|&(to, _)| reach.may_hit(0, kind as _, from as _, &[to as _]))
+            .map(|(_, name)| name.clone())
+            .collect()
+    };
+    let chess = engine("chess.zrf");
+    // Its captures, and en passant beside it; not e3 or e4.
+    assert_eq!(reach_of(&chess, "Pawn", "e2"), ["d3", "f3", "d2", "f2"]);
+    assert_eq!(reach_of(&chess, "Knight", "b1"), ["a3", "c3", "d2"]);
+    // Minishogi's drops walk the board and add on the empty squares: a piece in hand
+    // reaches nothing. On the board, a gold reaches its six neighbours, and the hand
+    // where it banks what it takes.
+    let minishogi = engine("minishogi.zrf");
+    assert_eq!(reach_of(&minishogi, "Gold", "Z1"), Vec::<String>::new());
+    let hand = ["Y5", "Z5", "Y4", "Z4", "Y3", "Z3", "Y2", "Z2", "Y1", "Z1"];
+    let (in_hand, on_board): (Vec<_>, Vec<_>) = reach_of(&minishogi, "Gold", "c2")
+        .into_iter()
+        .partition(|square| hand.contains(&square.as_str()));
+    assert_eq!(on_board, ["b3", "c3", "d3", "b2", "d2", "c1"]);
+    assert_eq!(in_hand, hand);
 }
 
 /// Two kings on a row of four squares that can only shuffle, with `goals`.

@@ -12,7 +12,7 @@ use smallvec::{smallvec, SmallVec};
 
 use crate::goals;
 use crate::reach::squares_in;
-use crate::run::{hit_square, hits_any, Footprint, Loc, NoteReads, Run, Screen, Steps};
+use crate::run::{hits_any, removal_square, Footprint, Loc, NoteReads, Run, Screen, Steps};
 use crate::state::{Change, Piece, State, Step};
 use crate::tables::{Filter, PassTurn, Tables, Turn, NO_POS};
 use crate::turn::{drop_repeated_turns, Move};
@@ -423,8 +423,8 @@ impl<T: Templates> Engine<T> {
     /// turn is the same only if it starts where `candidate` starts: a `loose` piece's
     /// may start elsewhere than on its square, where the reach table says (a king whose
     /// castling moves a rook, on that rook's square), and `candidate` may start on
-    /// another piece's square; and only if that piece may hit the squares `candidate`
-    /// hits.
+    /// another piece's square; and only if that piece may remove pieces from the squares
+    /// the first step of `candidate` removes them from.
     fn made_before(
         &self,
         state: &State,
@@ -448,8 +448,10 @@ impl<T: Templates> Engine<T> {
         let Some(first) = suspects.next() else {
             return false;
         };
-        let hits: SmallVec<[Pos; 4]> = (candidate.steps.iter())
-            .flat_map(|s| s.changes.iter().filter_map(hit_square))
+        // The same turn removes the same pieces on its first step, made in `state`: the
+        // templates whose reach holds those squares (all when it removes none).
+        let hits: SmallVec<[Pos; 4]> = (candidate.steps.first().into_iter())
+            .flat_map(|s| s.changes.iter().filter_map(|c| removal_square(state, c)))
             .collect();
         std::iter::once(first).chain(suspects).any(|other| {
             let Some(piece) = state.at(other).filter(|p| p.owner == turn.move_as) else {
@@ -728,7 +730,7 @@ impl<T: Templates> Engine<T> {
                 let change = steps.iter().find_map(|step| {
                     step.changes
                         .iter()
-                        .find(|c| hit_square(c).is_some_and(outside))
+                        .find(|c| removal_square(state, c).is_some_and(outside))
                 });
                 if let Some(change) = change {
                     let whose = match template {

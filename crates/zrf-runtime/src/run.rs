@@ -494,6 +494,14 @@ pub(crate) fn hit_square(change: &Change) -> Option<Pos> {
     }
 }
 
+/// The square a change of a step made in `before` removes a piece from, if any: a
+/// [`hit_square`] holding a piece. The reach table is about these; a piece landing on a
+/// square its template found empty removes none and is not in its reach.
+#[inline]
+pub(crate) fn removal_square(before: &State, change: &Change) -> Option<Pos> {
+    hit_square(change).filter(|&pos| before.at(pos).is_some())
+}
+
 /// Whether the runs of a game may be asked to note the squares they look at
 /// ([`Steps::noting_reads`]). Only the `checkmated` filter asks, so an engine of a game
 /// without it says [`NeverNote`], and its compiled templates test nothing at each look.
