@@ -31,6 +31,27 @@ fn the_second_side_sees_the_board_mirrored_by_the_boards_symmetry() {
     assert!(Features::new(&tictactoe.tables).is_ok());
 }
 
+/// A hand kept on the grid is a pile: every hand square of either side is seen as the
+/// first one, so that one weight per type learns the worth of a piece in hand.
+#[test]
+fn every_hand_square_is_seen_as_one() {
+    let minishogi = engine("minishogi.zrf");
+    let features = Features::new(&minishogi.tables).expect("two sides");
+    let name = |p: u32| minishogi.tables.positions[p as usize].as_str();
+    let seen = |player: u8, square: &str| {
+        name(features.canonical(player)[position(&minishogi, square) as usize])
+    };
+    let hands = ["V1", "W5", "Y1", "Z5"];
+    for player in [0, 1] {
+        for square in hands {
+            assert_eq!(seen(player, square), "V5", "{player} {square}");
+        }
+    }
+    // The board is still mirrored.
+    assert_eq!(seen(0, "a1"), "a1");
+    assert_eq!(seen(1, "a1"), "e5");
+}
+
 #[test]
 fn a_fit_on_self_play_games_explains_their_results_better_than_the_start() {
     let game = engine("breakthrough.zrf");

@@ -175,8 +175,11 @@ pub struct Features {
     positions: usize,
     /// The two sides: the first one's view is the features'.
     sides: [PlayerIx; 2],
-    /// Per player: each position as the first side sees it.
+    /// Per player: each position as the first side sees it (every hand square as the
+    /// first).
     canonical: Vec<Vec<Pos>>,
+    /// Per position: whether it holds pieces in hand.
+    hand: Vec<bool>,
     /// Per position: the positions within two steps of it.
     near: Vec<Vec<Pos>>,
     /// Per player and kind: royal.
@@ -201,14 +204,26 @@ impl Features {
             format!("learning needs a game of two sides; this one has {players} players who move")
         })?;
         let positions = tables.positions.len();
+        // A hand kept on the grid is a pile, not a place: its squares only count the
+        // pieces held. They share one weight per type, that of the first hand square,
+        // so that what is learned is the worth of a piece in hand.
+        let hand = crate::hands::hand_positions(tables);
+        let in_hand = hand.iter().position(|&h| h).map(|first| first as Pos);
         let canonical = (0..tables.players.len() as PlayerIx)
             .map(|p| {
-                if p == second {
+                let squares = if p == second {
                     symmetric_squares(tables, first, second)
+                        .or_else(|| drawn_mirror(tables, first, second))
                         .unwrap_or_else(|| (0..positions as Pos).collect())
                 } else {
-                    (0..positions as Pos).collect()
-                }
+                    (0..positions as Pos).collect::<Vec<_>>()
+                };
+                (squares.into_iter())
+                    .map(|square| match in_hand {
+                        Some(first_hand) if hand[square as usize] => first_hand,
+                        _ => square,
+                    })
+                    .collect()
             })
             .collect();
         Ok(Features {
@@ -216,6 +231,7 @@ impl Features {
             positions,
             sides: [first, second],
             canonical,
+            hand,
             near: (0..positions as Pos)
                 .map(|p| within_two_steps(tables, p))
                 .collect(),
@@ -331,7 +347,12 @@ impl Features {
         (0..self.kinds)
             .map(|k| {
                 let row = (0..self.positions).map(|square| {
-                    let w = weights[self.square_weight(k, square, full)];
+                    // Every hand square has the shared weight.
+                    let shared = match self.hand[square] {
+                        true => self.canonical[self.sides[0] as usize][square] as usize,
+                        false => square,
+                    };
+                    let w = weights[self.square_weight(k, shared, full)];
                     w.round().clamp(-1e6, 1e6) as i32
                 });
                 (tables.pieces[k].name.clone(), row.collect())
@@ -377,6 +398,52 @@ fn within_two_steps(tables: &Tables, from: Pos) -> Vec<Pos> {
     near.dedup();
     near.retain(|&p| p != from);
     near
+}
+
+/// The board's symmetry read off the drawing, where the links do not give it (a file
+/// whose extra directions, such as one that walks every square for drops, have no
+/// mirror): the half turn, or the flip top to bottom or left to right, of the drawn
+/// positions that takes the first side's setup onto the second's. Its own inverse, so
+/// it serves as [`symmetric_squares`]' answer does.
+fn drawn_mirror(tables: &Tables, first: PlayerIx, second: PlayerIx) -> Option<Vec<Pos>> {
+    // Twice the centres, to stay in integers.
+    let centres: Vec<Option<(i64, i64)>> = (tables.rects.iter())
+        .map(|r| r.map(|[l, t, r, b]| (i64::from(l) + i64::from(r), i64::from(t) + i64::from(b))))
+        .collect();
+    let drawn = centres.iter().flatten();
+    let span = (
+        drawn.clone().map(|c| c.0).min()? + drawn.clone().map(|c| c.0).max()?,
+        drawn.clone().map(|c| c.1).min()? + drawn.map(|c| c.1).max()?,
+    );
+    let at: std::collections::HashMap<(i64, i64), Pos> = (centres.iter().enumerate())
+        .filter_map(|(p, c)| Some(((*c)?, p as Pos)))
+        .collect();
+    let setup = |player: PlayerIx, map: &dyn Fn(Pos) -> Pos| -> Vec<(Kind, Pos)> {
+        let mut pieces: Vec<(Kind, Pos)> = (tables.setup.iter())
+            .filter(|s| s.player == player)
+            .flat_map(|s| s.positions.iter().map(move |&p| (s.kind, map(p))))
+            .collect();
+        pieces.sort_unstable();
+        pieces
+    };
+    let theirs = setup(second, &|p| p);
+    let mirrors: [fn((i64, i64), (i64, i64)) -> (i64, i64); 3] = [
+        |(x, y), (w, h)| (w - x, h - y),
+        |(x, y), (_, h)| (x, h - y),
+        |(x, y), (w, _)| (w - x, y),
+    ];
+    mirrors.iter().find_map(|mirror| {
+        // Undrawn positions stay where they are.
+        let map: Vec<Pos> = (centres.iter().enumerate())
+            .map(|(p, c)| match c {
+                Some(c) => at.get(&mirror(*c, span)).copied().unwrap_or(NO_POS),
+                None => p as Pos,
+            })
+            .collect();
+        let mine = setup(first, &|p| map[p as usize]);
+        let whole = !map.contains(&NO_POS);
+        (whole && !theirs.is_empty() && mine == theirs).then_some(map)
+    })
 }
 
 /// The map of positions that carries `first`'s view of the board onto `second`'s: a
