@@ -1805,16 +1805,23 @@ impl AttackGuard {
         let tables = run.tables;
         let mover = run.turn.move_as;
         // "Could capture a piece standing on the square": on an empty square, stand one
-        // of the mover's pieces there, so that moves that only capture (pawns) count.
-        let mut board = run.state.clone();
-        if board.at(target).is_none() {
-            let stand_in = Piece {
-                kind: 0,
-                owner: mover,
-                attributes: 0,
-            };
-            board.put(target, Some(stand_in));
-        }
+        // of the mover's pieces there (on a copy of the position: templates read no
+        // history), so that moves that only capture (pawns) count.
+        let stood_in;
+        let board = match run.state.at(target) {
+            Some(_) => run.state,
+            None => {
+                let mut copy = run.state.position_clone();
+                let stand_in = Piece {
+                    kind: 0,
+                    owner: mover,
+                    attributes: 0,
+                };
+                copy.put(target, Some(stand_in));
+                stood_in = copy;
+                &stood_in
+            }
+        };
         self.depth.set(1);
         let gen = Gen { tables, templates };
         let found = (0..tables.players.len() as PlayerIx)
@@ -1828,7 +1835,7 @@ impl AttackGuard {
                     move_as: side,
                     move_type,
                 };
-                gen.captures_any_of(&board, turn, &[target], &[])
+                gen.captures_any_of(board, turn, &[target], &[])
             });
         self.depth.set(0);
         found
