@@ -12,6 +12,10 @@ use crate::interp;
 use crate::source::Span;
 use crate::syntax::Node;
 
+mod templates;
+
+pub use templates::template_pitfalls;
+
 /// W0406 and W0407 for each zone and piece type that a game defines and never names
 /// again after expansion (no move, goal, setup or other piece refers to it), in the
 /// game and in every variant that inherits the definition: a piece that can never
@@ -110,6 +114,7 @@ pub fn all(front_end: &FrontEnd, expanded: &Expanded) -> Vec<Diagnostic> {
     warnings.extend(unused_names(front_end, expanded));
     warnings.extend(unplayed_move_types(front_end, expanded));
     warnings.extend(unreachable_positions(front_end, expanded));
+    warnings.extend(template_pitfalls(front_end, expanded));
     warnings
 }
 
@@ -118,8 +123,9 @@ const LISTED_POSITIONS: usize = 8;
 
 /// W0409 for each board on which some positions (not dummies) can never hold a piece:
 /// no direction leads to them, no piece starts on them, no rule names them outside the
-/// board (a template's jump, a goal) and the game has no drops. Once per board, however
-/// many variants share it.
+/// board (a template's jump, a goal) and the game has no drops. Once per set of such
+/// positions, however many variants share the board (or build it by the same macro,
+/// which gives each its own span).
 pub fn unreachable_positions(front_end: &FrontEnd, expanded: &Expanded) -> Vec<Diagnostic> {
     let mut warnings = Vec::new();
     let mut reported: HashSet<String> = HashSet::new();
@@ -140,7 +146,11 @@ pub fn unreachable_positions(front_end: &FrontEnd, expanded: &Expanded) -> Vec<D
                 reached[pos.index()] = true;
             }
         }
-        let named = atoms_outside(&expanded.game_as_node(index), &["board", "board-setup"]);
+        let named: HashSet<String> =
+            atoms_outside(&expanded.game_as_node(index), &["board", "board-setup"])
+                .iter()
+                .map(|atom| atom.to_lowercase())
+                .collect();
         let lost: Vec<&str> = game
             .board
             .positions
@@ -183,13 +193,13 @@ pub fn unreachable_positions(front_end: &FrontEnd, expanded: &Expanded) -> Vec<D
     warnings
 }
 
-/// The atoms of `game` (lower case) outside the sections `skipped`.
+/// The atoms of `game` outside the lists whose head is one of `skipped`.
 fn atoms_outside(game: &Node, skipped: &[&str]) -> HashSet<String> {
     let mut atoms = HashSet::new();
     let mut pending = vec![game];
     while let Some(node) = pending.pop() {
         if let Some(atom) = node.as_atom() {
-            atoms.insert(atom.to_lowercase());
+            atoms.insert(atom.to_string());
         }
         if !node.head().is_some_and(|head| skipped.contains(&head)) {
             pending.extend(node.as_list().into_iter().flatten());
@@ -267,7 +277,9 @@ pub fn unplayed_move_types(front_end: &FrontEnd, expanded: &Expanded) -> Vec<Dia
                 .iter()
                 .map(|t| game.move_types[t.index()].clone()),
         );
-        played.extend(named_outside_markers(&expanded.game_as_node(index)));
+        // A move type named outside its `(move-type NAME)` markers is used by a
+        // continuation, an attack test or a priority.
+        played.extend(atoms_outside(&expanded.game_as_node(index), &["move-type"]));
         for name in game
             .pieces
             .iter()
@@ -296,22 +308,6 @@ pub fn unplayed_move_types(front_end: &FrontEnd, expanded: &Expanded) -> Vec<Dia
             .note("a turn `(PLAYER TYPE)` offers only the moves of TYPE")
         })
         .collect()
-}
-
-/// The atoms of `game` outside `(move-type NAME)` markers: a move type named there is
-/// used by a continuation, an attack test or a priority.
-fn named_outside_markers(game: &Node) -> HashSet<String> {
-    let mut names = HashSet::new();
-    let mut pending = vec![game];
-    while let Some(node) = pending.pop() {
-        if let Some(atom) = node.as_atom() {
-            names.insert(atom.to_string());
-        }
-        if node.head() != Some("move-type") {
-            pending.extend(node.as_list().into_iter().flatten());
-        }
-    }
-    names
 }
 
 /// The `(SECTION ...)` of the game or variant form `form`, else the whole form.

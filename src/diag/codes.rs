@@ -388,6 +388,56 @@ pub const CODES: &[Code] = &[
         ),
     },
     Code {
+        code: "W0410",
+        title: "flag read before it is set",
+        explanation: "A template tests a flag (`flag?`, `not-flag?`) that nothing run \
+            before the test in the same template sets. Flags start false in every run of a \
+            move template, and again at every partial move, so the test always reads \
+            false: a flag set by another template, or by an earlier part of the same \
+            move, is not seen. Set the flag earlier in the template, or carry the fact \
+            in an attribute or a position.",
+        example: Some(
+            "(game (title \"T\") (players A B) (turn-order A B)\n (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"2/1\" (0 10))) (directions (n 0 -1))))\n (piece (name Stone) (moves (n (verify (flag? jumped)) add)))\n (board-setup (A (Stone a1)) (B (Stone b2))))\n",
+        ),
+    },
+    Code {
+        code: "W0411",
+        title: "effect recorded once for a loop that adds many moves",
+        explanation: "`add` makes a move of the effects recorded since the previous \
+            `add` (captures, type changes, flips, attributes), and the template runs on. \
+            An effect recorded before a loop whose every turn adds a move is part of the \
+            first move only: a flying king that captures, then adds on each empty square \
+            beyond, captures only when it stops on the first. An effect recorded in a \
+            loop after its `add` goes into the next move instead. Record the effect in the \
+            loop, before its `add`.",
+        example: Some(
+            "(game (title \"T\") (players A B) (turn-order A B)\n (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b/c/d\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n (piece (name King) (moves (e (verify enemy?) capture e (while empty? add e))))\n (board-setup (A (King a1)) (B (King b1))))\n",
+        ),
+    },
+    Code {
+        code: "W0412",
+        title: "attribute set on the square the piece leaves",
+        explanation: "`set-attribute` sets the attribute of whatever piece stands on the \
+            current square once the move is made, not of the moving piece. Set on the \
+            start square before the template steps away, it marks nothing (the square is \
+            empty after the move) and is lost. To mark the moving piece, set the \
+            attribute after stepping to its destination, before `add`.",
+        example: Some(
+            "(game (title \"T\") (players A B) (turn-order A B)\n (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b\" (10 0)) (\"2/1\" (0 10))) (directions (n 0 -1))))\n (piece (name Stone) (attribute moved false) (moves ((set-attribute moved true) n (verify empty?) add)))\n (board-setup (A (Stone a1)) (B (Stone b2))))\n",
+        ),
+    },
+    Code {
+        code: "W0413",
+        title: "capture of a square the move changed",
+        explanation: "Zillions keeps one change per square in a move. A `capture` of a \
+            square whose piece the same move already changed (`change-type`, \
+            `change-owner`, `flip`) is dropped: the piece stays, changed. Capture it \
+            without changing it first, or change it in a move of its own.",
+        example: Some(
+            "(game (title \"T\") (players A B) (turn-order A B)\n (board (grid (start-rectangle 0 0 10 10) (dimensions (\"a/b/c\" (10 0)) (\"1\" (0 10))) (directions (e 1 0))))\n (piece (name Stone) (moves (e (verify enemy?) (change-type Stone) capture e (verify empty?) add)))\n (board-setup (A (Stone a1)) (B (Stone b1))))\n",
+        ),
+    },
+    Code {
         code: "E0501",
         title: "malformed saved game",
         explanation: "A saved game (.zsg) could not be read: a header line or a move record \

@@ -1060,3 +1060,68 @@ fn positions_no_piece_can_reach_are_warned_of_once_per_board() {
     let (_, warnings) = lint_warnings("row.zrf", &with_drops, zrf::lint::unreachable_positions);
     assert!(warnings.is_empty(), "{warnings:?}");
 }
+
+/// Each template pitfall once, inside and outside a macro used by two pieces and a
+/// variant, beside its mended twin, which gets no warning (and a drop, whose piece lands
+/// where its template starts; a change and a capture on two branches of an `if`).
+const TEMPLATE_PITFALLS: &str = r#"(define flying ($1 (while empty? $1) (verify enemy?) capture $1 (while empty? add $1)))
+(game (title "Pitfalls") (players A B) (turn-order A B)
+   (board (grid (start-rectangle 0 0 10 10) (dimensions ("a/b/c/d" (10 0)) ("4/3/2/1" (0 10)))
+      (directions (n 0 -1) (e 1 0))))
+   (piece (name Stone) (attribute moved false)
+      (moves
+         ((set-attribute moved true) n (verify empty?) add)
+         (n (verify empty?) (set-attribute moved true) add)
+         (n (verify (flag? jumped)) add)
+         (n (set-flag seen true) (while empty? (if (flag? seen) add) n))
+         (e (while empty? (if (flag? late) add) (set-flag late true) e))
+         (flying e)
+         (n (while empty? add capture n))
+         (n (while empty? (set-attribute moved true) add n))
+         (e (verify enemy?) capture e (verify empty?) add)
+         (e (verify enemy?) (change-type Rock) capture e (verify empty?) add)
+         (e (verify enemy?) (change-type Rock) e (verify enemy?) capture add)
+         (e (verify enemy?) (if (piece? Rock) (change-type Stone) else capture) e add))
+      (drops ((verify empty?) (set-attribute moved true) mark n (verify empty?) back add)))
+   (piece (name Rock) (moves (flying n)))
+   (board-setup (A (Stone a1)) (B (Rock d4))))
+(variant (title "Pitfalls again"))
+"#;
+
+#[test]
+fn template_pitfalls_are_warned_of_once_each() {
+    let (sources, warnings) = lint_warnings(
+        "pitfalls.zrf",
+        TEMPLATE_PITFALLS,
+        zrf::lint::template_pitfalls,
+    );
+    let found: Vec<(&str, &str)> = (warnings.iter())
+        .map(|w| (w.code, w.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "W0412",
+                "attribute `moved` is set on the square the moving piece leaves"
+            ),
+            (
+                "W0410",
+                "flag `jumped` is read before anything in its template sets it"
+            ),
+            (
+                "W0411",
+                "`capture` is part of only the first move the loop after it adds"
+            ),
+            (
+                "W0411",
+                "`capture` after the loop's `add` is part of the next move it adds"
+            ),
+            (
+                "W0413",
+                "this capture is lost: the move already changed the piece here"
+            ),
+        ]
+    );
+    snapshot_lints("lint_template_pitfalls", &sources, &warnings);
+}
