@@ -427,7 +427,8 @@ fn drawn_mirror(tables: &Tables, first: PlayerIx, second: PlayerIx) -> Option<Ve
         pieces
     };
     let theirs = setup(second, &|p| p);
-    let mirrors: [fn((i64, i64), (i64, i64)) -> (i64, i64); 3] = [
+    type Point = (i64, i64);
+    let mirrors: [fn(Point, Point) -> Point; 3] = [
         |(x, y), (w, h)| (w - x, h - y),
         |(x, y), (_, h)| (x, h - y),
         |(x, y), (w, _)| (w - x, y),
