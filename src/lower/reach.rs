@@ -5,7 +5,7 @@
 //! analysis must over-approximate: whatever it cannot follow makes the type unbounded.
 
 use rustc_hash::FxHashMap;
-use zrf_runtime::{Reach, Tables, NO_POS};
+use zrf_runtime::{PieceSquares, Reach, Tables, NO_POS};
 
 use crate::ir::{self, AddKind, Block, Cond, Dir, GoTarget, Stmt};
 
@@ -26,8 +26,9 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
     let players = tables.players.len();
     let kinds = tables.kinds();
     let positions = tables.positions.len();
-    let words = positions.div_ceil(64);
-    if players * kinds * positions * words > MAX_WORDS {
+    let layout = PieceSquares::new(players, kinds, positions);
+    let words = layout.words();
+    if layout.rows() > MAX_WORDS {
         return None;
     }
     let counts: Vec<u32> = game.pieces.iter().map(|p| p.moves.len() as u32).collect();
@@ -35,28 +36,28 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
     // Each template's reach where it fits (each type's is then their union), else
     // each type's.
     let keep_templates = players * positions * total * words <= MAX_WORDS;
-    let mut bounded = vec![true; players * kinds];
+    let mut bounded = vec![true; layout.pairs()];
     let mut bits = vec![
         0u64;
         if keep_templates {
             players * positions * total * words
         } else {
-            players * kinds * positions * words
+            layout.rows()
         }
     ];
     // The most steps a piece could add from each square: the sum over its templates of
     // the most each could add (see `Walker::adds`).
-    let mut step_bounds = vec![u16::MAX; players * kinds * positions];
+    let mut step_bounds = vec![u16::MAX; layout.squares()];
     // Whether every step of the type starts from the square the piece stood on.
-    let mut anchored = vec![true; players * kinds];
+    let mut anchored = vec![true; layout.pairs()];
     // The other squares a step of a piece standing on each square may start on (the
-    // piece a `cascade` picks up): bits per player, type and square, in that order.
-    let mut starts_elsewhere = vec![0u64; players * kinds * positions * words];
+    // piece a `cascade` picks up): a bitset per player, type and square.
+    let mut starts_elsewhere = vec![0u64; layout.rows()];
     let mut work = 0;
     for player in 0..players {
         let mut first_template = 0;
         for (kind, piece) in game.pieces.iter().enumerate() {
-            let slot = player * kinds + kind;
+            let slot = layout.pair(player, kind);
             let mut walker = Walker {
                 tables,
                 player,
@@ -88,17 +89,18 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                     }
                     steps = steps.saturating_add(walker.adds);
                     let set = if keep_templates {
-                        (player * positions + from as usize) * total + first_template + number
+                        ((player * positions + from as usize) * total + first_template + number)
+                            * words
                     } else {
-                        slot * positions + from as usize
-                    } * words;
+                        layout.row(player, kind, from as usize)
+                    };
                     for &hit in &walker.hits {
                         bits[set + hit as usize / 64] |= 1 << (hit % 64);
                     }
                 }
-                step_bounds[slot * positions + from as usize] =
+                step_bounds[layout.square(player, kind, from as usize)] =
                     u16::try_from(steps).unwrap_or(u16::MAX);
-                let starts = &mut starts_elsewhere[(slot * positions + from as usize) * words..];
+                let starts = &mut starts_elsewhere[layout.row(player, kind, from as usize)..];
                 for &start in &walker.starts {
                     match starts.get_mut(start as usize / 64) {
                         Some(word) if (start as usize) < positions => *word |= 1 << (start % 64),
@@ -110,8 +112,8 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
             anchored[slot] = !walker.loose;
             if walker.unbounded {
                 bounded[slot] = false;
-                step_bounds[slot * positions..][..positions].fill(u16::MAX);
-                starts_elsewhere[slot * positions * words..][..positions * words].fill(u64::MAX);
+                step_bounds[layout.square(player, kind, 0)..][..positions].fill(u16::MAX);
+                starts_elsewhere[layout.row(player, kind, 0)..][..positions * words].fill(u64::MAX);
             }
             if work > MAX_WORK {
                 return None;

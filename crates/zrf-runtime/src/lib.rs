@@ -25,6 +25,7 @@
 mod engine;
 mod goals;
 mod history;
+mod layout;
 mod notation;
 mod random;
 mod reach;
@@ -36,6 +37,7 @@ mod tests;
 mod turn;
 
 pub use engine::{AttackGuard, Attackers, Engine, Game, Gen, MoveTraits, Outcome, Templates};
+pub use layout::PieceSquares;
 pub use notation::{
     misleads_on_screen, notation, printable, printable_lines, saved_game, step_notation,
     turn_records,

@@ -3,21 +3,22 @@
 
 use smallvec::SmallVec;
 
-use crate::{Kind, PlayerIx, Pos};
+use crate::{Kind, PieceSquares, PlayerIx, Pos};
 
 /// Per moving player, piece type and square: the squares a move of that piece could
-/// remove a piece from (capture, create, place, or move onto), over-approximated from
+/// remove a piece from (capture, create, place, or move onto a square its template did
+/// not find empty), over-approximated from
 /// its templates with every condition taken both ways. A type whose templates continue
 /// with partial moves, or jump to the last move's squares, is unbounded: it may hit
 /// anything.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reach {
-    kinds: usize,
-    positions: usize,
+    layout: PieceSquares,
+    /// `layout.words()`, asked at every look.
     words: usize,
-    /// `bounded[player * kinds + kind]`.
+    /// Per player and type ([`PieceSquares::pair`]).
     bounded: Vec<bool>,
-    /// Bitset over squares, `words` long, at `((player * kinds + kind) * positions + from)`.
+    /// A bitset over squares per player, type and square ([`PieceSquares::row`]).
     bits: Vec<u64>,
     /// The same relation read backwards, for players all of whose types are bounded:
     /// bitset over squares, `words` long, at `(player * positions + target)`, of the
@@ -30,16 +31,16 @@ pub struct Reach {
     /// The reach of each move template on its own, where the rules are small enough to
     /// keep it: an attack test then runs only the templates of a piece that could hit.
     by_template: Option<ByTemplate>,
-    /// `step_bounds[(player * kinds + kind) * positions + from]`: the most steps the
+    /// Per player, type and square ([`PieceSquares::square`]): the most steps the
     /// move templates of such a piece could add (`u16::MAX`: not known), so that a
     /// random move can be drawn without listing every piece's (see
     /// [`Reach::with_step_bounds`]). Empty when not known at all.
     step_bounds: Vec<u16>,
-    /// `anchored[player * kinds + kind]`: every step such a piece's templates add starts
+    /// Per player and type: every step such a piece's templates add starts
     /// from the square the piece stands on (none picks up another piece first), so
     /// that no turn of another piece can be the same as one of its own.
     anchored: Vec<bool>,
-    /// Bitsets (`words` per player, type and square, in that order) of the other
+    /// Bitsets (per player, type and square, [`PieceSquares::row`]) of the other
     /// squares a step of such a piece may start on (the piece a `cascade` picks up): a
     /// turn of that piece can be the same as another piece's only if it starts on that
     /// piece's square. Empty when not known: then a type that is not anchored may start
@@ -78,23 +79,22 @@ impl Reach {
         bounded: Vec<bool>,
         bits: Vec<u64>,
     ) -> Reach {
-        let words = positions.div_ceil(64);
-        let consistent =
-            bounded.len() == players * kinds && bits.len() == players * kinds * positions * words;
+        let layout = PieceSquares::new(players, kinds, positions);
+        let words = layout.words();
+        let consistent = bounded.len() == layout.pairs() && bits.len() == layout.rows();
         let (bounded, bits) = if consistent {
             (bounded, bits)
         } else {
             (Vec::new(), Vec::new())
         };
         let all_bounded: Vec<bool> = (0..players)
-            .map(|player| consistent && bounded[player * kinds..][..kinds].iter().all(|&b| b))
+            .map(|player| consistent && (0..kinds).all(|kind| bounded[layout.pair(player, kind)]))
             .collect();
         let mut hitting_from = vec![0u64; players * positions * words];
         for player in (0..players).filter(|&p| all_bounded[p]) {
             for kind in 0..kinds {
-                let slot = player * kinds + kind;
                 for from in 0..positions {
-                    let set = &bits[(slot * positions + from) * words..][..words];
+                    let set = &bits[layout.row(player, kind, from)..][..words];
                     for target in squares_in(set.iter().copied()).filter(|&t| t < positions) {
                         hitting_from[(player * positions + target) * words + from / 64] |=
                             1 << (from % 64);
@@ -103,8 +103,7 @@ impl Reach {
             }
         }
         Reach {
-            kinds,
-            positions,
+            layout,
             words,
             bounded,
             bits,
@@ -143,11 +142,12 @@ impl Reach {
                 Some(first)
             })
             .collect();
-        let mut bits = vec![0u64; players * kinds * positions * words];
+        let layout = PieceSquares::new(players, kinds, positions);
+        let mut bits = vec![0u64; layout.rows()];
         for player in 0..players {
             for (kind, (&count, &first)) in counts.iter().zip(&first).enumerate() {
                 for from in 0..positions {
-                    let union = (((player * kinds + kind) * positions) + from) * words;
+                    let union = layout.row(player, kind, from);
                     let templates = ((player * positions + from) * total + first) * words;
                     let templates = &template_bits[templates..][..count as usize * words];
                     for template in templates.chunks_exact(words) {
@@ -198,7 +198,7 @@ impl Reach {
         let Some(by) = &self.by_template else {
             return u64::MAX;
         };
-        let slot = player as usize * self.kinds + kind as usize;
+        let slot = self.layout.pair(player as usize, kind as usize);
         let (Some(&count), Some(&first), true) = (
             by.counts.get(kind as usize),
             by.first.get(kind as usize),
@@ -206,13 +206,14 @@ impl Reach {
         ) else {
             return u64::MAX;
         };
-        let player_from = player as usize * self.positions + from as usize;
+        let positions = self.layout.positions;
+        let player_from = player as usize * positions + from as usize;
         if !by.toward.is_empty() {
             let mut all = 0;
             for &target in targets {
                 all |= by
                     .toward
-                    .get(player_from * self.positions + target as usize)
+                    .get(player_from * positions + target as usize)
                     .copied()
                     .unwrap_or(0);
             }
@@ -245,8 +246,9 @@ impl Reach {
     /// of the corpus playouts ([`crate::Engine::reach_violation`]). Inconsistent sizes
     /// leave every bound unknown.
     pub fn with_step_bounds(mut self, bounds: Vec<u16>, anchored: Vec<bool>) -> Reach {
-        let consistent = bounds.len() == self.bounded.len() * self.positions
-            && anchored.len() == self.bounded.len();
+        let consistent = self.bounded.len() == self.layout.pairs()
+            && bounds.len() == self.layout.squares()
+            && anchored.len() == self.layout.pairs();
         if consistent {
             self.step_bounds = bounds;
             self.anchored = anchored;
@@ -261,7 +263,7 @@ impl Reach {
     /// [`Reach::with_step_bounds`]); `false` when not known.
     #[inline]
     pub fn anchored(&self, player: PlayerIx, kind: Kind) -> bool {
-        let slot = player as usize * self.kinds + kind as usize;
+        let slot = self.layout.pair(player as usize, kind as usize);
         self.anchored.get(slot).copied().unwrap_or(false)
     }
 
@@ -269,7 +271,7 @@ impl Reach {
     /// `from` could add, if known.
     #[inline]
     pub fn max_steps(&self, player: PlayerIx, kind: Kind, from: Pos) -> Option<u32> {
-        let slot = (player as usize * self.kinds + kind as usize) * self.positions + from as usize;
+        let slot = (self.layout).square(player as usize, kind as usize, from as usize);
         match self.step_bounds.get(slot) {
             Some(&u16::MAX) | None => None,
             Some(&bound) => Some(u32::from(bound)),
@@ -290,7 +292,8 @@ impl Reach {
     /// positions of the corpus playouts ([`crate::Engine::reach_violation`]). A table
     /// of another size is ignored.
     pub fn with_starts_elsewhere(mut self, starts: Vec<u64>) -> Reach {
-        let consistent = starts.len() == self.bounded.len() * self.positions * self.words;
+        let consistent =
+            self.bounded.len() == self.layout.pairs() && starts.len() == self.layout.rows();
         self.starts_elsewhere = if consistent { starts } else { Vec::new() };
         self
     }
@@ -312,9 +315,9 @@ impl Reach {
         if self.starts_elsewhere.is_empty() {
             return !self.anchored(player, kind);
         }
-        let slot = (player as usize * self.kinds + kind as usize) * self.positions + from as usize;
-        let word = slot * self.words + start as usize / 64;
-        (start as usize) < self.positions
+        let row = (self.layout).row(player as usize, kind as usize, from as usize);
+        let word = row + start as usize / 64;
+        (start as usize) < self.layout.positions
             && self
                 .starts_elsewhere
                 .get(word)
@@ -355,7 +358,7 @@ impl Reach {
         if !self.all_bounded_for(player) {
             return None;
         }
-        let start = (player as usize * self.positions + target as usize) * self.words;
+        let start = (player as usize * self.layout.positions + target as usize) * self.words;
         self.hitting_from.get(start..start + self.words)
     }
 
@@ -372,12 +375,7 @@ impl Reach {
     /// piece from one of `targets`.
     #[inline]
     pub fn may_hit(&self, player: PlayerIx, kind: Kind, from: Pos, targets: &[Pos]) -> bool {
-        let slot = player as usize * self.kinds + kind as usize;
-        if !self.bounded.get(slot).copied().unwrap_or(false) {
-            return true;
-        }
-        let start = (slot * self.positions + from as usize) * self.words;
-        let Some(set) = self.bits.get(start..start + self.words) else {
+        let Some(set) = self.row(player as usize, kind as usize, from) else {
             return true;
         };
         targets.iter().any(|&t| {
@@ -386,12 +384,22 @@ impl Reach {
         })
     }
 
+    /// The reach of a `kind` piece of `player` standing on `from`, if bounded.
+    #[inline]
+    fn row(&self, player: usize, kind: usize, from: Pos) -> Option<&[u64]> {
+        if !(self.bounded.get(self.layout.pair(player, kind))).is_some_and(|&b| b) {
+            return None;
+        }
+        let start = self.layout.row(player, kind, from as usize);
+        self.bits.get(start..start + self.words)
+    }
+
     /// [`Reach::may_hit`] for one player and fixed targets, asked of many pieces: the
     /// targets' words and bits are worked out once.
     pub fn toward(&self, player: PlayerIx, targets: &[Pos]) -> ReachToward<'_> {
         ReachToward {
             reach: self,
-            first_slot: player as usize * self.kinds,
+            player: player as usize,
             marks: targets
                 .iter()
                 .map(|&t| (t as usize / 64, 1 << (t % 64)))
@@ -409,7 +417,7 @@ impl Reach {
 /// [`Reach::toward`]: whether a piece could hit one of the targets.
 pub struct ReachToward<'a> {
     reach: &'a Reach,
-    first_slot: usize,
+    player: usize,
     /// Per target: its word in a reach bitset, and its bit there.
     marks: SmallVec<[(usize, u64); 4]>,
 }
@@ -419,13 +427,7 @@ impl ReachToward<'_> {
     /// one of the targets.
     #[inline]
     pub fn may_hit(&self, kind: Kind, from: Pos) -> bool {
-        let reach = self.reach;
-        let slot = self.first_slot + kind as usize;
-        if !reach.bounded.get(slot).copied().unwrap_or(false) {
-            return true;
-        }
-        let start = (slot * reach.positions + from as usize) * reach.words;
-        let Some(set) = reach.bits.get(start..start + reach.words) else {
+        let Some(set) = self.reach.row(self.player, kind as usize, from) else {
             return true;
         };
         self.marks

@@ -142,7 +142,7 @@ pub struct State {
     /// stands on `pos`: move generation visits the mover's pieces and goals count them
     /// without scanning the empty squares.
     occupied: SmallVec<[u64; 4]>,
-    /// `stock[player * kinds + kind]`: pieces off the board, available for drops. Shared
+    /// Per player and type ([`crate::PieceSquares::pair`]): pieces off the board, available for drops. Shared
     /// between copies of a position until one changes it (`Rc::make_mut`): most moves
     /// leave it alone, and most games never touch it.
     pub stock: Rc<[u32]>,
@@ -365,7 +365,7 @@ impl State {
         let mut state = State {
             board: vec![None; tables.positions.len()],
             occupied: smallvec![0; tables.players.len() * words],
-            stock: vec![0; tables.players.len() * tables.kinds()].into(),
+            stock: vec![0; tables.layout().pairs()].into(),
             turn: 0,
             last_from: None,
             last_to: None,
@@ -383,8 +383,9 @@ impl State {
             for &pos in &setup.positions {
                 state.put(pos, Some(piece));
             }
-            Rc::make_mut(&mut state.stock)
-                [setup.player as usize * tables.kinds() + setup.kind as usize] += setup.off_board;
+            Rc::make_mut(&mut state.stock)[tables
+                .layout()
+                .pair(setup.player as usize, setup.kind as usize)] += setup.off_board;
         }
         state
     }
@@ -501,7 +502,7 @@ impl State {
     /// How many pieces of `kind` `player` has off the board.
     #[inline]
     pub fn stock(&self, tables: &Tables, player: PlayerIx, kind: Kind) -> u32 {
-        self.stock[player as usize * tables.kinds() + kind as usize]
+        self.stock[tables.layout().pair(player as usize, kind as usize)]
     }
 
     /// What repetition compares: placement (with attributes), stocks and the player to
@@ -614,7 +615,9 @@ impl State {
     /// stock when captures are recycled.
     fn removed(&mut self, tables: &Tables, piece: Piece) {
         if tables.options.recycle_captures {
-            let slot = piece.owner as usize * tables.kinds() + piece.kind as usize;
+            let slot = tables
+                .layout()
+                .pair(piece.owner as usize, piece.kind as usize);
             Rc::make_mut(&mut self.stock)[slot] += 1;
         }
         self.last_captured.push(piece);
@@ -680,7 +683,7 @@ impl State {
                     }
                 }
                 Change::TakeStock { player, kind } => {
-                    let slot = player as usize * tables.kinds() + kind as usize;
+                    let slot = tables.layout().pair(player as usize, kind as usize);
                     let slot = &mut Rc::make_mut(&mut self.stock)[slot];
                     *slot = slot.saturating_sub(1);
                 }

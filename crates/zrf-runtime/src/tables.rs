@@ -592,6 +592,12 @@ impl Tables {
         self.pieces.len()
     }
 
+    /// The layout of tables kept per player, piece type and square in this game.
+    #[inline]
+    pub fn layout(&self) -> crate::PieceSquares {
+        crate::PieceSquares::new(self.players.len(), self.kinds(), self.positions.len())
+    }
+
     /// Whether no goal can hold while the player to move has a legal move, but on the
     /// third occurrence of a position: every goal is `stalemated`, `checkmated` or
     /// `repetition` (chess), so that most positions are told to go on by one look at the

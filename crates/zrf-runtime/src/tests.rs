@@ -780,3 +780,21 @@ fn a_capture_of_a_protected_piece_counts_unless_as_many_protected_pieces_are_lef
         assert_eq!(taken, expected, "{changes:?} protecting {kept:?}");
     }
 }
+
+#[test]
+fn tables_per_player_type_and_square_are_laid_out_player_first() {
+    let layout = crate::PieceSquares::new(2, 3, 70);
+    assert_eq!(
+        (layout.pairs(), layout.squares(), layout.words()),
+        (6, 420, 2)
+    );
+    assert_eq!(layout.pair(1, 2), 5);
+    assert_eq!(layout.square(1, 2, 69), 5 * 70 + 69);
+    assert_eq!(layout.row(1, 2, 69), (5 * 70 + 69) * 2);
+    assert_eq!(layout.rows(), 840);
+    let tables = row(4);
+    assert_eq!(
+        tables.layout(),
+        crate::PieceSquares::new(tables.players.len(), tables.kinds(), 4)
+    );
+}

@@ -32,8 +32,8 @@ use std::sync::OnceLock;
 
 use smallvec::{smallvec, SmallVec};
 use zrf_runtime::{
-    mix, Change, Engine, Game, GoalCond, GoalKind, Kind, Move, Outcome, Piece, PieceRef, Place,
-    PlayerIx, Pos, SplitMix64, State, Tables, Templates, NO_POS,
+    mix, Change, Engine, Game, GoalCond, GoalKind, Kind, Move, Outcome, Piece, PieceRef,
+    PieceSquares, Place, PlayerIx, Pos, SplitMix64, State, Tables, Templates, NO_POS,
 };
 
 use crate::playout::random_game_from;
@@ -123,16 +123,18 @@ const LINE_WEIGHTS: [i32; 8] = [0, 2, 12, 60, 250, 700, 1200, 1600];
 pub struct RulesEval {
     kinds: usize,
     positions: usize,
+    /// Where a player's piece of a type has its entries in `squares` and `shelter`.
+    layout: PieceSquares,
     /// Players that take turns.
     active: Vec<PlayerIx>,
     /// Per piece type, its worth on the board.
     values: Vec<i32>,
     /// Per piece type, its worth off the board (for drops).
     hand_values: Vec<i32>,
-    /// `squares[(player * kinds + kind) * positions + pos]`: bonus of the piece there
+    /// Per player, type and square ([`PieceSquares::square`]): bonus of the piece there
     /// (for a sheltering piece, on an emptied board).
     squares: Vec<i16>,
-    /// Per `player * kinds + kind`: for a piece that shelters while the board is full
+    /// Per player and type ([`PieceSquares::pair`]): for a piece that shelters while the board is full
     /// (see the module's doc), its bonus on a full board.
     shelter: Vec<Option<Box<[i16]>>>,
     /// Per piece type, whether it counts as material that thins out over a game.
@@ -301,12 +303,13 @@ impl RulesEval {
         }
         let hand_values = values.clone();
 
-        let mut squares = vec![0i16; players * kinds * positions];
-        let mut shelter = vec![None; players * kinds];
+        let layout = tables.layout();
+        let mut squares = vec![0i16; layout.squares()];
+        let mut shelter = vec![None; layout.pairs()];
         for (player, row) in surveys.iter().enumerate() {
             for (kind, survey) in row.iter().enumerate() {
                 let Some(survey) = survey else { continue };
-                let table = &mut squares[(player * kinds + kind) * positions..][..positions];
+                let table = &mut squares[layout.square(player, kind, 0)..][..positions];
                 fill_square_table(
                     table,
                     tables,
@@ -322,7 +325,7 @@ impl RulesEval {
                         .iter()
                         .zip(&survey.turns)
                         .map(|(&bonus, &turns)| bonus - 2 * mobility_bonus(turns, mobility[kind]));
-                    shelter[player * kinds + kind] = Some(sheltering.collect());
+                    shelter[layout.pair(player, kind)] = Some(sheltering.collect());
                 }
             }
         }
@@ -351,6 +354,7 @@ impl RulesEval {
         let mut eval = RulesEval {
             kinds,
             positions,
+            layout,
             active,
             values,
             hand_values,
@@ -416,8 +420,9 @@ impl RulesEval {
             let open = open_of(name).unwrap_or(full);
             for player in 0..tables.players.len() {
                 let canonical = &features.canonical(player as PlayerIx)[..self.positions];
-                let table = player * self.kinds + kind;
-                let row = &mut self.squares[table * self.positions..][..self.positions];
+                let table = self.layout.pair(player, kind);
+                let row =
+                    &mut self.squares[self.layout.square(player, kind, 0)..][..self.positions];
                 for (square, &seen_as) in row.iter_mut().zip(canonical) {
                     *square = bonus(open, seen_as);
                 }
@@ -462,8 +467,9 @@ impl RulesEval {
     /// The bonus of a piece of `player` and `kind` on `pos` where the board holds
     /// `fullness` (of [`FULL_BOARD`]) of the start's material.
     fn blended_bonus(&self, player: PlayerIx, kind: Kind, pos: Pos, fullness: i32) -> i32 {
-        let table = player as usize * self.kinds + kind as usize;
-        let at = table * self.positions + pos as usize;
+        let (player, kind) = (player as usize, kind as usize);
+        let table = self.layout.pair(player, kind);
+        let at = self.layout.square(player, kind, pos as usize);
         let open = i32::from(self.squares.get(at).copied().unwrap_or(0));
         match self.shelter.get(table).and_then(Option::as_deref) {
             Some(shelter) => {
@@ -546,14 +552,14 @@ impl RulesEval {
     /// What `player` holds, on the board and off it, by the tables' measure, where the
     /// board holds `fullness` (of [`FULL_BOARD`]) of the start's material.
     fn holdings(&self, tables: &Tables, state: &State, player: PlayerIx, fullness: i32) -> i32 {
-        let row = player as usize * self.kinds;
         let mut score = 0i32;
         for (pos, piece) in state.pieces_of(player) {
             score += self.values[piece.kind as usize] * self.material_sign[player as usize];
-            if self.shelter[row + piece.kind as usize].is_some() {
+            let (owner, kind) = (player as usize, piece.kind as usize);
+            if self.shelter[self.layout.pair(owner, kind)].is_some() {
                 score += self.blended_bonus(player, piece.kind, pos, fullness);
             } else {
-                let square = (row + piece.kind as usize) * self.positions + pos as usize;
+                let square = self.layout.square(owner, kind, pos as usize);
                 score += i32::from(self.squares.get(square).copied().unwrap_or(0));
             }
         }
@@ -755,7 +761,7 @@ fn survey<T: Templates>(
     for pos in 0..tables.positions.len() as Pos {
         empty.put(pos, None);
     }
-    empty.stock = vec![0; tables.players.len() * tables.kinds()].into();
+    empty.stock = vec![0; tables.layout().pairs()].into();
     empty.turn = slot as u32;
     let positions = tables.positions.len();
     let mut result = Survey {

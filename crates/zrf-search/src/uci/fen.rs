@@ -279,7 +279,9 @@ impl FenBoard {
         let mut stock = vec![0; state.stock.len()];
         for c in holdings.chars().filter(|&c| c != '-') {
             let piece = self.letter_piece(c)?;
-            stock[piece.owner as usize * tables.kinds() + piece.kind as usize] += 1;
+            stock[tables
+                .layout()
+                .pair(piece.owner as usize, piece.kind as usize)] += 1;
         }
         state.stock = stock.into();
         Ok(())

@@ -1,0 +1,62 @@
+//! The index arithmetic of tables kept per player, piece type and square: written once,
+//! for the runtime's tables and for the compiler that builds them.
+
+/// Tables laid out by player, then piece type, then square; a bitset over the squares
+/// takes [`PieceSquares::words`] words per entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceSquares {
+    /// The players, moving or not.
+    pub players: usize,
+    /// The piece types.
+    pub kinds: usize,
+    /// The positions, dummies included.
+    pub positions: usize,
+}
+
+impl PieceSquares {
+    /// The layout for a game of these sizes.
+    pub const fn new(players: usize, kinds: usize, positions: usize) -> PieceSquares {
+        PieceSquares {
+            players,
+            kinds,
+            positions,
+        }
+    }
+
+    /// The words of a bitset over the squares.
+    pub const fn words(&self) -> usize {
+        self.positions.div_ceil(64)
+    }
+
+    /// The entry of `player`'s pieces of `kind`, in a table kept per player and type.
+    pub const fn pair(&self, player: usize, kind: usize) -> usize {
+        player * self.kinds + kind
+    }
+
+    /// The entries of a table kept per player and type.
+    pub const fn pairs(&self) -> usize {
+        self.players * self.kinds
+    }
+
+    /// The entry of `player`'s piece of `kind` on `pos`, in a table kept per player,
+    /// type and square.
+    pub const fn square(&self, player: usize, kind: usize, pos: usize) -> usize {
+        self.pair(player, kind) * self.positions + pos
+    }
+
+    /// The entries of a table kept per player, type and square.
+    pub const fn squares(&self) -> usize {
+        self.pairs() * self.positions
+    }
+
+    /// The first word of the bitset of `player`'s piece of `kind` on `pos`, in a table
+    /// of one bitset over the squares per player, type and square.
+    pub const fn row(&self, player: usize, kind: usize, pos: usize) -> usize {
+        self.square(player, kind, pos) * self.words()
+    }
+
+    /// The words of a table of one bitset per player, type and square.
+    pub const fn rows(&self) -> usize {
+        self.squares() * self.words()
+    }
+}
