@@ -105,6 +105,22 @@ fn a_fit_on_self_play_games_explains_their_results_better_than_the_start() {
     assert!([1e-3, 1e-4, 1e-5, 1e-6].contains(&fit.pull), "{}", fit.pull);
 }
 
+/// The evaluations tuned for the samples (`zrfc tune`, figures in the README) fit the
+/// samples as they are now: a changed sample must be tuned again.
+#[test]
+fn the_bundled_learned_evaluations_fit_their_samples() {
+    for (sample, games) in [("chess", 2000), ("minishogi", 1500)] {
+        let engine = engine(&format!("{sample}.zrf"));
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("zrf-samples")
+            .join(format!("{sample}.eval"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+        let learned = Learned::parse(&text).unwrap_or_else(|e| panic!("{sample}: {e}"));
+        assert_eq!(learned.check(&engine.tables), Ok(()), "{sample}");
+        assert_eq!(learned.games, games, "{sample}");
+    }
+}
+
 #[test]
 fn learned_evaluation_files_are_checked_against_the_game() {
     let chess = engine("chess.zrf");
