@@ -127,9 +127,7 @@ impl Findings {
             });
         }
     }
-}
 
-impl Findings {
     /// W0412: `(set-attribute A V)` on the square the moving piece starts from, before
     /// the template steps away and adds: an attribute is set on whatever piece stands on
     /// the square once the move is made, and the moving piece has left it (usually
@@ -188,9 +186,7 @@ impl Findings {
             )
         });
     }
-}
 
-impl Findings {
     /// W0413: a `capture` of the square whose piece the same move changed earlier
     /// (`change-type`, `change-owner`, `flip`), with nothing run in between that leaves
     /// the square or adds the move. Zillions keeps one change per square in a move: the
