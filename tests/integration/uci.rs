@@ -270,6 +270,15 @@ fn fens_the_game_cannot_hold_are_refused_with_the_reason() {
     // Tic-tac-toe has three squares a side but one kind of mark, named alike.
     let tictactoe = crate::perft::engine("tictactoe.zrf");
     assert!(FenBoard::new(&tictactoe).is_ok());
+    // Hands kept as grid positions have no place in a FEN.
+    let minishogi = crate::perft::engine("minishogi.zrf");
+    assert_eq!(
+        FenBoard::new(&minishogi).err().as_deref(),
+        Some(
+            "its hands are kept as positions beside the board (V5), which FEN has no place \
+             for; use `position startpos moves ...`"
+        )
+    );
 }
 
 /// `zrfc uci` on a sample: the process, its input, and its output's lines.

@@ -50,6 +50,14 @@ impl FenBoard {
     /// The FEN view of a game, or why it has none.
     pub fn new<T: Templates>(engine: &Engine<T>) -> Result<FenBoard, String> {
         let tables = &engine.tables;
+        let hands = crate::hands::hand_positions(tables);
+        if let Some(hand) = hands.iter().position(|&h| h) {
+            return Err(format!(
+                "its hands are kept as positions beside the board ({}), which FEN has no \
+                 place for; use `position startpos moves ...`",
+                tables.positions[hand]
+            ));
+        }
         let mut at: HashMap<(char, u32), Pos> = HashMap::new();
         for (pos, name) in tables.positions.iter().enumerate() {
             let file = name.chars().next().filter(|c| c.is_ascii_lowercase());
