@@ -580,6 +580,13 @@ fn a_reach_table_that_misses_a_move_is_caught() {
     );
     // And the attack test, trusting it, no longer sees checks: perft changes.
     assert_ne!(zrf_search::perft(&engine, &start, 4), 197_281);
+    // Debug builds check the attack test against every piece's every template.
+    if cfg!(debug_assertions) {
+        let check = after(&engine, &["Pawn e2 - e4", "Pawn f7 - f5", "Queen d1 - h5"]);
+        let asked =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.in_check(&check)));
+        assert!(asked.is_err(), "the missed check went unnoticed");
+    }
 }
 
 #[test]

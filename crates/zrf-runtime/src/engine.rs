@@ -610,9 +610,16 @@ impl<T: Templates> Engine<T> {
                 // read off the bits without listing them first.
                 let threats = squares_in(own.iter().zip(mask).map(|(o, m)| o & m))
                     .map(|square| square as Pos);
-                return self
+                let found = self
                     .gen()
                     .captures_any_of_among(state, turn, targets, royal, threats, None);
+                // The reach's invariant: no step outside it removes a piece (a piece
+                // landing where its template found the square empty removes none).
+                debug_assert!(
+                    found || !self.first_steps_remove(state, turn, targets, royal),
+                    "the reach table misses an attack on {targets:?}"
+                );
+                return found;
             }
         }
         let watched = Watched::scan(&self.tables, state, targets.into(), owner, attacker);
@@ -624,6 +631,26 @@ impl<T: Templates> Engine<T> {
             watched.threats.iter().copied(),
             None,
         )
+    }
+
+    /// The general path the reach table shortens, for debug builds: whether a first
+    /// step of any of the attacker's pieces, by any of its templates, removes a
+    /// protected piece from `targets`.
+    #[cfg(debug_assertions)]
+    fn first_steps_remove(
+        &self,
+        state: &State,
+        turn: Turn,
+        targets: &[Pos],
+        royal: &[bool],
+    ) -> bool {
+        let mut steps = Steps::new();
+        for (pos, _) in state.pieces_of(turn.move_as) {
+            (self.gen()).moves_of_piece(state, turn, pos, turn.filter(), u64::MAX, &mut steps);
+        }
+        let removes = |step: &Step| removes_protected(&self.tables, state, step, targets, royal);
+        let found = steps.iter().any(removes);
+        found
     }
 
     /// Writes the position after a turn into `next`, reusing its buffers, without
