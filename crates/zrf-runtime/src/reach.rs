@@ -14,8 +14,6 @@ use crate::{Kind, PieceSquares, PlayerIx, Pos};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reach {
     layout: PieceSquares,
-    /// `layout.words()`, asked at every look.
-    words: usize,
     /// Per player and type ([`PieceSquares::pair`]).
     bounded: Vec<bool>,
     /// A bitset over squares per player, type and square ([`PieceSquares::row`]).
@@ -104,7 +102,6 @@ impl Reach {
         }
         Reach {
             layout,
-            words,
             bounded,
             bits,
             hitting_from,
@@ -220,11 +217,11 @@ impl Reach {
             let own = u64::MAX.checked_shr(64 - count).unwrap_or(0);
             return all.checked_shr(first as u32).unwrap_or(0) & own;
         }
-        let base = (player_from * by.total + first) * self.words;
+        let base = (player_from * by.total + first) * self.layout.words();
         let mut templates = 0;
         for template in 0..count as usize {
-            let start = base + template * self.words;
-            let Some(set) = by.bits.get(start..start + self.words) else {
+            let start = base + template * self.layout.words();
+            let Some(set) = by.bits.get(start..start + self.layout.words()) else {
                 return u64::MAX;
             };
             let hits = targets.iter().any(|&t| {
@@ -338,7 +335,7 @@ impl Reach {
     /// unbounded, and every piece must be looked at.
     pub fn hitting_from(&self, player: PlayerIx, targets: &[Pos], mask: &mut [u64]) -> bool {
         mask.fill(0);
-        if !self.all_bounded_for(player) || mask.len() != self.words {
+        if !self.all_bounded_for(player) || mask.len() != self.layout.words() {
             return false;
         }
         for &target in targets {
@@ -358,8 +355,9 @@ impl Reach {
         if !self.all_bounded_for(player) {
             return None;
         }
-        let start = (player as usize * self.layout.positions + target as usize) * self.words;
-        self.hitting_from.get(start..start + self.words)
+        let start =
+            (player as usize * self.layout.positions + target as usize) * self.layout.words();
+        self.hitting_from.get(start..start + self.layout.words())
     }
 
     /// Whether every type of `player` is bounded, so that the table read backwards holds.
@@ -391,7 +389,7 @@ impl Reach {
             return None;
         }
         let start = self.layout.row(player, kind, from as usize);
-        self.bits.get(start..start + self.words)
+        self.bits.get(start..start + self.layout.words())
     }
 
     /// [`Reach::may_hit`] for one player and fixed targets, asked of many pieces: the

@@ -121,9 +121,8 @@ const LINE_WEIGHTS: [i32; 8] = [0, 2, 12, 60, 250, 700, 1200, 1600];
 /// piece values can be overridden ([`RulesEval::set_value`]).
 #[derive(Clone, Debug)]
 pub struct RulesEval {
-    kinds: usize,
-    positions: usize,
-    /// Where a player's piece of a type has its entries in `squares` and `shelter`.
+    /// The game's sizes, and where a player's piece of a type has its entries in
+    /// `squares` and `shelter`.
     layout: PieceSquares,
     /// Players that take turns.
     active: Vec<PlayerIx>,
@@ -352,8 +351,6 @@ impl RulesEval {
             .flatten()
             .all(|s| s.turns.iter().flatten().all(|&t| t == 0));
         let mut eval = RulesEval {
-            kinds,
-            positions,
             layout,
             active,
             values,
@@ -419,10 +416,10 @@ impl RulesEval {
             // Without an emptied board's table, the one table holds throughout.
             let open = open_of(name).unwrap_or(full);
             for player in 0..tables.players.len() {
-                let canonical = &features.canonical(player as PlayerIx)[..self.positions];
+                let canonical = &features.canonical(player as PlayerIx)[..self.layout.positions];
                 let table = self.layout.pair(player, kind);
-                let row =
-                    &mut self.squares[self.layout.square(player, kind, 0)..][..self.positions];
+                let row = &mut self.squares[self.layout.square(player, kind, 0)..]
+                    [..self.layout.positions];
                 for (square, &seen_as) in row.iter_mut().zip(canonical) {
                     *square = bonus(open, seen_as);
                 }
@@ -434,7 +431,7 @@ impl RulesEval {
                 });
             }
         }
-        let near = (0..self.positions as Pos)
+        let near = (0..self.layout.positions as Pos)
             .map(|p| features.near(p).to_vec())
             .collect();
         self.pressure = (learned.royal_pressure != 0).then_some((learned.royal_pressure, near));
@@ -563,7 +560,7 @@ impl RulesEval {
                 score += i32::from(self.squares.get(square).copied().unwrap_or(0));
             }
         }
-        for kind in 0..self.kinds {
+        for kind in 0..self.layout.kinds {
             let held = state.stock(tables, player, kind as Kind);
             if held > 0 {
                 let held = held.min(1000) as i32;
