@@ -635,8 +635,8 @@ impl<T: Templates> Engine<T> {
 
     /// The general path the reach table shortens, for debug builds: whether a first
     /// step of any of the attacker's pieces, by any of its templates, removes a
-    /// protected piece from `targets`.
-    #[cfg(debug_assertions)]
+    /// protected piece from `targets`. (Compiled in every build, as `debug_assert!`
+    /// type-checks its condition; run only in debug builds.)
     fn first_steps_remove(
         &self,
         state: &State,
