@@ -590,6 +590,44 @@ fn a_reach_table_that_misses_a_move_is_caught() {
 }
 
 #[test]
+fn can_take_names_the_pieces_a_first_step_could_remove() {
+    let engine = engine("chess.zrf");
+    let state = after(&engine, &["Pawn e2 - e4", "Pawn d7 - d5"]);
+    let takeable = |state: &State| -> Vec<&str> {
+        (0..engine.tables.positions.len() as u32)
+            .filter(|&pos| engine.can_take(state, pos))
+            .map(|pos| engine.tables.positions[pos as usize].as_str())
+            .collect()
+    };
+    // White to move: only exd5 takes; its own pieces and empty squares are not asked.
+    assert_eq!(takeable(&state), ["d5"]);
+    let state = after(&engine, &["Pawn e2 - e4", "Pawn d7 - d5", "Bishop f1 - b5"]);
+    // Black, in check from b5: only dxe4 takes anything; nothing reaches the bishop.
+    assert_eq!(takeable(&state), ["e4"]);
+    // The general path: every pseudo-legal first step of the player to move.
+    for seed in 1..=4 {
+        zrf_search::playout(&engine, seed, 150, |state| {
+            let turn = engine.turn(state);
+            let mut removed = vec![false; engine.tables.positions.len()];
+            for mv in engine.pseudo_legal(state, turn) {
+                for change in &mv.steps[0].changes {
+                    if let zrf_runtime::Change::Move { to: pos, .. }
+                    | zrf_runtime::Change::Capture { pos } = *change
+                    {
+                        removed[pos as usize] = true;
+                    }
+                }
+            }
+            for (pos, &hit) in removed.iter().enumerate() {
+                let theirs = state.at(pos as u32).is_some_and(|p| p.owner != turn.player);
+                assert_eq!(engine.can_take(state, pos as u32), hit && theirs, "{pos}");
+            }
+            true
+        });
+    }
+}
+
+#[test]
 fn step_bounds_too_small_or_a_wrong_anchor_are_caught() {
     let mut engine = engine("chess.zrf");
     let reach = engine

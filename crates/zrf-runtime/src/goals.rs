@@ -9,13 +9,50 @@
 
 use std::cell::OnceCell;
 
-use crate::engine::{Engine, Outcome, Templates};
+use crate::engine::Engine;
 use crate::state::State;
 use crate::tables::{GoalCond, GoalKind, PieceRef, Place, Tables, NO_POS};
+use crate::templates::Templates;
 use crate::turn::Move;
 use crate::{PlayerIx, Pos};
 
-pub fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) -> Option<Outcome> {
+/// How a game ended, from the first goal that holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// This player wins (and, with two sides, the other loses).
+    Win(PlayerIx),
+    /// This player loses.
+    Loss(PlayerIx),
+    /// Nobody wins.
+    Draw,
+}
+
+impl Outcome {
+    /// The result in words, with player names: `White wins`, `Black loses`, `draw`.
+    pub fn describe(self, tables: &Tables) -> String {
+        let name = |p: PlayerIx| {
+            tables
+                .players
+                .get(p as usize)
+                .map_or("?", |p| p.name.as_str())
+        };
+        match self {
+            Outcome::Win(p) => format!("{} wins", name(p)),
+            Outcome::Loss(p) => format!("{} loses", name(p)),
+            Outcome::Draw => "draw".to_string(),
+        }
+    }
+}
+
+impl<T: Templates> Engine<T> {
+    /// The result of the game in `state`, if it is over. `moves` are the legal moves of
+    /// the player to move (computed by the caller, who usually needs them anyway).
+    pub fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {
+        outcome(self, state, moves)
+    }
+}
+
+fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) -> Option<Outcome> {
     let tables = &engine.tables;
     let at_start = state.turn == 0;
     if at_start && !moves.is_empty() {
@@ -234,27 +271,4 @@ impl<T: Templates> View<'_, T> {
                 turn.is_some_and(|turn| self.engine.attacks(self.state, turn, player, &royal))
             })
     }
-}
-
-/// Whether a position appears in some `absolute-config` goal.
-pub fn is_goal_position(tables: &Tables, pos: Pos) -> bool {
-    fn visit(cond: &GoalCond, tables: &Tables, pos: Pos) -> bool {
-        match cond {
-            GoalCond::AbsoluteConfig { places, .. } => places.iter().any(|place| match *place {
-                Place::Position(p) => p == pos,
-                Place::Zone(zone) => {
-                    (0..tables.players.len() as PlayerIx).any(|pl| tables.in_zone(zone, pl, pos))
-                }
-            }),
-            GoalCond::And(parts) | GoalCond::Or(parts) => {
-                parts.iter().any(|c| visit(c, tables, pos))
-            }
-            GoalCond::Not(inner) => visit(inner, tables, pos),
-            _ => false,
-        }
-    }
-    tables
-        .goals
-        .iter()
-        .any(|g| visit(&g.condition, tables, pos))
 }

@@ -22,37 +22,51 @@
 
 #![deny(missing_docs)]
 
+mod attacked;
+mod draw;
 mod engine;
+mod game;
+mod gen;
 mod goals;
+mod guard;
 mod history;
 mod layout;
 mod notation;
+mod piece;
 mod random;
 mod reach;
 mod run;
 mod state;
 mod tables;
+mod templates;
 #[cfg(test)]
 mod tests;
 mod turn;
+mod watched;
 
-pub use engine::{AttackGuard, Attackers, Engine, Game, Gen, MoveTraits, Outcome, Templates};
+pub use attacked::{AttackGuard, Attackers};
+pub use engine::Engine;
+pub use game::{Game, MoveTraits};
+pub use gen::Gen;
+pub use goals::Outcome;
 pub use layout::PieceSquares;
 pub use notation::{
     misleads_on_screen, notation, printable, printable_lines, saved_game, step_notation,
     turn_records,
 };
+pub use piece::Piece;
 pub use random::{mix, Fnv1a, SplitMix64, Zobrist};
 pub use reach::{Reach, ReachToward};
 pub use run::{
     move_list_cut_short, Continuation, Fail, Footprint, Loc, MayNote, NeverNote, NoteReads,
     Placement, Run, RunCore, StepResult, Steps, MAX_LIST_MOVES, MAX_LIST_WORK, MAX_LOOP,
 };
-pub use state::{Change, Changes, Piece, Snapshot, State, Step};
+pub use state::{Change, Changes, Snapshot, State, Step};
 pub use tables::{
     Derived, Filter, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place,
     Player, Setup, Tables, Turn, NO_POS,
 };
+pub use templates::Templates;
 pub use turn::{Move, TurnSteps};
 
 /// A board position: an index into [`Tables::positions`].

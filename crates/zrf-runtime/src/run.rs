@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use smallvec::SmallVec;
 
-use crate::state::{Change, Changes, Piece, State, Step};
+use crate::piece::Piece;
+use crate::state::{Change, Changes, State, Step};
 use crate::tables::{Tables, Turn, NO_POS};
 use crate::turn::{Move, Routes};
 use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
@@ -1198,7 +1199,7 @@ impl<'a> RunCore<'a> {
     #[inline]
     pub fn goal_position(&self, loc: Loc) -> bool {
         let pos = self.resolve(loc);
-        pos != NO_POS && crate::goals::is_goal_position(self.tables, pos)
+        pos != NO_POS && self.tables.is_goal_position(pos)
     }
 
     // Effects: recorded, applied when the move is made.

@@ -6,19 +6,9 @@ use std::rc::Rc;
 use smallvec::{smallvec, SmallVec};
 
 use crate::history::History;
+use crate::piece::Piece;
 use crate::tables::{Tables, NO_POS};
 use crate::{Kind, MoveType, PlayerIx, Pos};
-
-/// A piece on the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Piece {
-    /// Its type.
-    pub kind: Kind,
-    /// The player it belongs to.
-    pub owner: PlayerIx,
-    /// Bit `a` set: attribute `a` is true.
-    pub attributes: u32,
-}
 
 /// One change a step makes. A step's changes are applied in three passes: movements and
 /// placements, then captures, creations, type and owner changes in recording order, then
@@ -293,6 +283,21 @@ impl State {
         self.last_to = source.last_to;
         self.last_captured.clear();
         self.forget_history();
+    }
+
+    /// `scratch` made a copy of the position in `state` (no history, no last captures),
+    /// reusing its buffers if it holds one. Templates read neither.
+    pub(crate) fn copy_into<'s>(
+        scratch: &'s mut Option<Box<State>>,
+        state: &State,
+    ) -> &'s mut State {
+        match scratch {
+            Some(copy) => {
+                copy.copy_position_from(state);
+                copy
+            }
+            None => scratch.insert(Box::new(state.position_clone())),
+        }
     }
 }
 

@@ -101,7 +101,7 @@ pub enum PieceRef {
 
 impl PieceRef {
     /// Whether `at`, what stands on a square, is what this asks for, for `player`.
-    pub fn holds(self, at: Option<crate::state::Piece>, player: PlayerIx) -> bool {
+    pub fn holds(self, at: Option<crate::Piece>, player: PlayerIx) -> bool {
         let is = |kind: Kind, owner_fits: fn(PlayerIx, PlayerIx) -> bool| {
             at.is_some_and(|p| p.kind == kind && owner_fits(p.owner, player))
         };
@@ -584,6 +584,27 @@ impl Tables {
             words: 0,
         };
         self.lookups().views.get(player as usize).unwrap_or(&NONE)
+    }
+
+    /// Whether a position appears in some `absolute-config` goal.
+    pub fn is_goal_position(&self, pos: Pos) -> bool {
+        fn visit(cond: &GoalCond, tables: &Tables, pos: Pos) -> bool {
+            match cond {
+                GoalCond::AbsoluteConfig { places, .. } => {
+                    places.iter().any(|place| match *place {
+                        Place::Position(p) => p == pos,
+                        Place::Zone(zone) => (0..tables.players.len() as PlayerIx)
+                            .any(|pl| tables.in_zone(zone, pl, pos)),
+                    })
+                }
+                GoalCond::And(parts) | GoalCond::Or(parts) => {
+                    parts.iter().any(|c| visit(c, tables, pos))
+                }
+                GoalCond::Not(inner) => visit(inner, tables, pos),
+                _ => false,
+            }
+        }
+        self.goals.iter().any(|g| visit(&g.condition, self, pos))
     }
 
     /// How many piece types there are.

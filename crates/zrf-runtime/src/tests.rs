@@ -3,7 +3,8 @@
 use std::rc::Rc;
 
 use crate::history::History;
-use crate::state::{Change, Piece, State, Step};
+use crate::piece::Piece;
+use crate::state::{Change, State, Step};
 use crate::tables::{Derived, Options, PieceInfo, Player, Tables, Turn, NO_POS};
 use crate::{Continuation, Footprint, Loc, NeverNote, Placement, Run, Steps, Zobrist};
 
@@ -710,7 +711,7 @@ fn lines_of_play_that_share_a_past_keep_their_own_positions() {
 
 #[test]
 fn the_royal_squares_after_a_move_are_those_a_scan_finds() {
-    use crate::engine::{royal_squares, royal_squares_after};
+    use crate::watched::{royal_squares, royal_squares_after};
     use crate::Move;
     let tables = row(6);
     let king = Piece { kind: 1, ..man(0) };
@@ -743,7 +744,7 @@ fn the_royal_squares_after_a_move_are_those_a_scan_finds() {
 
 #[test]
 fn a_capture_of_a_protected_piece_counts_unless_as_many_protected_pieces_are_left() {
-    use crate::engine::removes_protected;
+    use crate::watched::removes_protected;
     let tables = row(6);
     let king = |owner| Piece {
         kind: 1,

@@ -1,0 +1,355 @@
+//! The random draw: a legal turn chosen uniformly at random, found without listing
+//! every legal turn where the rules allow it (what random playouts need).
+
+use smallvec::SmallVec;
+
+use crate::engine::Engine;
+use crate::guard::RoyalGuard;
+use crate::piece::Piece;
+use crate::run::{removal_square, Run, Screen, Steps};
+use crate::state::State;
+use crate::tables::{PassTurn, Turn};
+use crate::templates::Templates;
+use crate::turn::{drop_repeated_turns, Move};
+use crate::watched::{is_royal, royal_squares_after};
+use crate::{Kind, Pos};
+
+impl<T: Templates> Engine<T> {
+    /// A legal turn of `state` chosen uniformly at random, `None` when there is none,
+    /// played into `after` (as [`Engine::play_into`]; left unspecified when there is
+    /// none); `moves` is a buffer. The same distribution as picking from
+    /// [`Engine::legal_moves`], found cheaply where it can be: under the `checkmated`
+    /// filter alone, candidates are drawn at random and only the drawn ones tested, on
+    /// the position after them, which is then the one returned (a random playout needs
+    /// one legal turn played, not the legality of all of them); where the rules bound
+    /// each piece's steps ([`crate::Reach::with_step_bounds`]), the candidates are drawn
+    /// by piece and index, without listing every piece's turns.
+    pub fn random_legal_move(
+        &self,
+        state: &State,
+        rng: &mut crate::SplitMix64,
+        moves: &mut Vec<Move>,
+        after: &mut State,
+    ) -> Option<Move> {
+        let turn = self.turn(state);
+        let options = &self.tables.options;
+        // Priorities, maximal captures and passes choose among the legal turns as a
+        // whole: those games list them all.
+        let filter_alone = self.tables.priorities.is_empty()
+            && !options.maximal_captures
+            && options.pass_turn == PassTurn::Never;
+        let Some(royal) = self
+            .tables
+            .royal_kinds(turn.player)
+            .filter(|_| filter_alone)
+        else {
+            self.legal_moves_into(state, moves);
+            let drawn = (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())?;
+            self.play_into(state, &drawn, after);
+            return Some(drawn);
+        };
+        if let Some(drawn) = self.draw_within_bounds(state, turn, royal, rng, moves, after) {
+            return Some(drawn);
+        }
+        self.draw_screened(state, turn, royal, rng, moves, after)
+    }
+
+    /// The last resort of [`Engine::random_legal_move`], where drawn candidates were
+    /// mostly illegal (the mover in check, say): every turn listed and screened by the
+    /// attack test on the position before, which decides most of them (all illegal, in
+    /// check); turns are drawn from the list, each tested only if undecided, until one
+    /// is legal, which is as uniform as drawing from the legal ones. Out of line: about
+    /// one turn in a hundred of a random chess game comes here.
+    #[cold]
+    #[inline(never)]
+    fn draw_screened(
+        &self,
+        state: &State,
+        turn: Turn,
+        royal: &[bool],
+        rng: &mut crate::SplitMix64,
+        moves: &mut Vec<Move>,
+        after: &mut State,
+    ) -> Option<Move> {
+        moves.clear();
+        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves);
+        let (Some(undecided), Some(true)) = (listed.undecided, listed.routes_differ) else {
+            // Turns that may repeat are told apart once all are decided.
+            guard.keep_legal(self, state, moves, listed.undecided);
+            drop_repeated_turns(moves, listed.routes_differ);
+            let drawn = (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())))?;
+            self.play_into(state, &drawn, after);
+            return Some(drawn);
+        };
+        let mut open: SmallVec<[bool; 64]> = (0..moves.len())
+            .map(|index| Screen::is_undecided(undecided, index))
+            .collect();
+        while !moves.is_empty() {
+            let index = rng.below(moves.len());
+            let legal = if open[index] {
+                guard.keeps_royal_safe(self, state, &moves[index])
+            } else {
+                !guard.attacked_before
+            };
+            open.swap_remove(index);
+            let drawn = moves.swap_remove(index);
+            if legal {
+                self.play_into(state, &drawn, after);
+                return Some(drawn);
+            }
+        }
+        None
+    }
+
+    /// A legal turn drawn uniformly at random by piece and index: with `bound(p)` the
+    /// most steps the piece `p` could add from its square ([`crate::Reach::max_steps`]), a
+    /// number below the sum of the bounds names a piece and an index below its bound;
+    /// the piece's turns are listed up to that index, and the one there is the
+    /// candidate, if there is one and no piece listed before it makes the same turn
+    /// (only pieces whose steps may start elsewhere than on their square can). Every
+    /// turn is then as likely as any other, and drawing again when there is no
+    /// candidate, or when it leaves a royal piece attacked, keeps it so. What a draw
+    /// learns narrows the next ones, each still uniform over a set that holds every
+    /// legal turn: a piece whose turns were all listed is drawn by their number, and a
+    /// piece and index found illegal are not tried again. Played into
+    /// `after`; `None` when this cannot be done here (a piece of unknown bound, drops
+    /// to make, tables the rules turn out to exceed) or takes too long (the legal
+    /// turns are few, or none): the turns are then listed, and the draw made among
+    /// them, which is as uniform (giving up depends only on how many draws failed).
+    fn draw_within_bounds(
+        &self,
+        state: &State,
+        turn: Turn,
+        royal: &[bool],
+        rng: &mut crate::SplitMix64,
+        buffer: &mut Vec<Move>,
+        after: &mut State,
+    ) -> Option<Move> {
+        // Enough draws for positions where one candidate in ten is legal; past them the
+        // listing is cheaper.
+        const MAX_DRAWS: usize = 256;
+        const MAX_REJECTED: usize = 8;
+        let reach = self.tables.reach.as_ref()?;
+        let mover = turn.move_as;
+        let drops = (0..self.tables.kinds() as Kind).any(|kind| {
+            self.templates.has_drops(kind) && state.stock(&self.tables, mover, kind) > 0
+        });
+        if drops {
+            return None;
+        }
+        let mut pieces: SmallVec<[Drawn; 32]> = SmallVec::new();
+        let mut total = 0;
+        // The mover's royal squares, which most candidates leave as they are.
+        let mut royal_before: SmallVec<[Pos; 4]> = SmallVec::new();
+        // The pieces whose steps may start elsewhere than on their square: the only
+        // ones whose turns may be the same as another piece's.
+        let mut loose: SmallVec<[Pos; 2]> = SmallVec::new();
+        for (pos, piece) in state.pieces_of(mover) {
+            if is_royal(royal, piece) {
+                royal_before.push(pos);
+            }
+            let bound = reach.max_steps(mover, piece.kind, pos)?;
+            if bound > 0 {
+                if !reach.anchored(mover, piece.kind) {
+                    loose.push(pos);
+                }
+                total += bound as usize;
+                pieces.push(Drawn {
+                    pos,
+                    piece,
+                    bound,
+                    width: bound as usize,
+                    end: total,
+                });
+            }
+        }
+        if total == 0 {
+            return None;
+        }
+        // Read through a slice: the draws index it often, and a small vector's every
+        // access tests whether it spilled.
+        let pieces = pieces.as_mut_slice();
+        let filter = turn.filter();
+        let mut steps = Steps::appending_to(std::mem::take(buffer));
+        let mut run = Run::for_pieces(&self.tables, state, turn, &mut steps);
+        // The draws (piece and index) found to be no legal turn, or another piece's.
+        let mut rejected: SmallVec<[(usize, usize); MAX_REJECTED]> = SmallVec::new();
+        let mut found = None;
+        let mut guard: Option<RoyalGuard<'_>> = None;
+        for _ in 0..MAX_DRAWS {
+            let drawn = rng.below_fast(total);
+            let at = pieces.partition_point(|piece| piece.end <= drawn);
+            let Drawn {
+                pos,
+                piece,
+                bound,
+                width,
+                end,
+            } = pieces[at];
+            let index = drawn + width - end;
+            if rejected.contains(&(at, index)) {
+                continue;
+            }
+            // The piece's turns up to the drawn one, those before it counted, not kept;
+            // all of them, kept, when two may be the same (promotion choices, say), as
+            // the later of two equal turns is dropped.
+            let mut list = |skip: usize, enough: usize| {
+                let out = run.output();
+                out.start_afresh();
+                out.skip_first(skip, pos);
+                run.enough_after(enough);
+                run.take_piece(pos, piece);
+                self.templates.piece_moves(&mut run, piece.kind, filter);
+                run.output().routes_differ()
+            };
+            let routes_differ = list(index, index + 1) || list(0, usize::MAX);
+            let out = run.output();
+            let (skipped_partial, skipped_elsewhere) = out.skipped_partial_or_elsewhere();
+            let partial = skipped_partial || out.first_partial().is_some();
+            let steps = out.count();
+            let turns = out.kept_mut();
+            let skipped = steps - turns.len();
+            // Safety nets, should the tables be wrong (the corpus playouts check them):
+            // a partial step, more steps than the bound, a step of an anchored type
+            // that starts elsewhere.
+            let starts_elsewhere = |m: &Move| m.steps.first().map(|s| s.from) != Some(Some(pos));
+            let anchored = reach.anchored(mover, piece.kind);
+            let broken = anchored && (skipped_elsewhere || turns.iter().any(starts_elsewhere));
+            if partial || broken || steps > bound as usize {
+                break;
+            }
+            drop_repeated_turns(turns, Some(routes_differ));
+            let listed = skipped + turns.len();
+            if index >= listed {
+                // The piece's turns were all listed: from now on it is drawn by their
+                // number. Each draw is still uniform over a set holding every turn.
+                let shrink = width - listed;
+                pieces[at].width = listed;
+                for later in &mut pieces[at..] {
+                    later.end -= shrink;
+                }
+                total -= shrink;
+                if total == 0 {
+                    break;
+                }
+                continue;
+            }
+            let candidate = turns.swap_remove(index - skipped);
+            if self.made_before(state, turn, pos, &candidate, &loose) {
+                rejected.push((at, index));
+                if rejected.len() == MAX_REJECTED {
+                    break;
+                }
+                continue;
+            }
+            // Once a candidate was illegal (the mover may be in check), the attack test
+            // on the position before decides the candidates that keep away from what it
+            // looked at.
+            let decided = (guard.as_ref())
+                .filter(|guard| guard.decided_before(state, &candidate))
+                .map(|guard| !guard.attacked_before);
+            if decided == Some(false) {
+                rejected.push((at, index));
+                if rejected.len() == MAX_REJECTED {
+                    break;
+                }
+                continue;
+            }
+            // The history and the hash only for the turn kept.
+            self.apply_into(state, &candidate, after);
+            let legal = decided.unwrap_or_else(|| {
+                let targets = royal_squares_after(&royal_before, &candidate, after, mover, royal);
+                !self.attacks_on(after, self.turn(after), mover, &targets, royal)
+            });
+            if legal {
+                let hash = state.hash(&self.tables);
+                state.lead_only_to(hash, after);
+                self.set_hash_after(state, hash, &candidate, after);
+                found = Some(candidate);
+                break;
+            }
+            rejected.push((at, index));
+            if rejected.len() == MAX_REJECTED {
+                break;
+            }
+            // Not after a royal piece's own move: the guard decides none of those, and
+            // one moving into an attack says nothing of check.
+            if guard.is_none() && !is_royal(royal, piece) {
+                guard = Some(RoyalGuard::new(self, state, turn, royal));
+            }
+        }
+        drop(run);
+        *buffer = steps.into_moves();
+        found
+    }
+
+    /// Whether a piece listed before the one on `pos` (pieces are listed in position
+    /// order) makes the same turn as `candidate`, a turn of that piece. Another piece's
+    /// turn is the same only if it starts where `candidate` starts: a `loose` piece's
+    /// may start elsewhere than on its square, where the reach table says (a king whose
+    /// castling moves a rook, on that rook's square), and `candidate` may start on
+    /// another piece's square; and only if that piece may remove pieces from the squares
+    /// the first step of `candidate` removes them from.
+    fn made_before(
+        &self,
+        state: &State,
+        turn: Turn,
+        pos: Pos,
+        candidate: &Move,
+        loose: &[Pos],
+    ) -> bool {
+        let start = candidate.steps.first().and_then(|s| s.from);
+        let elsewhere = start.filter(|&square| square != pos && !loose.contains(&square));
+        let reach = self.tables.reach.as_ref();
+        let may_start_where_candidate_does = |other: Pos| match (reach, start, state.at(other)) {
+            (Some(reach), Some(start), Some(piece)) => {
+                reach.may_start_on(turn.move_as, piece.kind, other, start)
+            }
+            _ => true,
+        };
+        let mut suspects = (loose.iter().copied())
+            .filter(|&other| other < pos && may_start_where_candidate_does(other))
+            .chain(elsewhere.filter(|&square| square < pos));
+        let Some(first) = suspects.next() else {
+            return false;
+        };
+        // The same turn removes the same pieces on its first step, made in `state`: the
+        // templates whose reach holds those squares (all when it removes none).
+        let hits: SmallVec<[Pos; 4]> = (candidate.steps.first().into_iter())
+            .flat_map(|s| s.changes.iter().filter_map(|c| removal_square(state, c)))
+            .collect();
+        std::iter::once(first).chain(suspects).any(|other| {
+            let Some(piece) = state.at(other).filter(|p| p.owner == turn.move_as) else {
+                return false;
+            };
+            // Only that piece's templates, and steps, that may hit the same squares.
+            let (templates, mut theirs) = match (reach, hits.is_empty()) {
+                (Some(reach), false) => (
+                    reach.templates_hitting(turn.move_as, piece.kind, other, &hits),
+                    Steps::hitting(&hits),
+                ),
+                _ => (u64::MAX, Steps::new()),
+            };
+            if templates == 0 {
+                return false;
+            }
+            self.gen()
+                .moves_of_piece(state, turn, other, turn.filter(), templates, &mut theirs);
+            let theirs = theirs.into_moves();
+            theirs.iter().any(|m| m.does_the_same_as(candidate))
+        })
+    }
+}
+
+/// A piece as random moves are drawn by piece and index ([`Engine::random_legal_move`]).
+#[derive(Clone, Copy)]
+struct Drawn {
+    pos: Pos,
+    piece: Piece,
+    /// The most steps it could add from its square.
+    bound: u32,
+    /// How many numbers of the draw name it: its bound, until its turns are counted.
+    width: usize,
+    /// The sum of the widths up to it, its own included.
+    end: usize,
+}

@@ -1,0 +1,226 @@
+//! What search algorithms need from a game ([`Game`]), and the engine's answers.
+
+use smallvec::{smallvec, SmallVec};
+
+use crate::engine::Engine;
+use crate::goals::Outcome;
+use crate::state::{Change, State};
+use crate::templates::Templates;
+use crate::turn::Move;
+use crate::{PlayerIx, Pos};
+
+/// What search algorithms need from a game, whatever executes its templates.
+pub trait Game {
+    /// A position, with everything the rules look at (history included).
+    type State: Clone;
+    /// A complete turn.
+    type Move: Clone;
+
+    /// The position before the first turn.
+    fn start(&self) -> Self::State;
+    /// The distinct legal turns of the player to move, in generation order.
+    fn legal_moves(&self, state: &Self::State) -> Vec<Self::Move>;
+    /// [`Game::legal_moves`] into `moves` (emptied first), so that a search can keep
+    /// one buffer per depth instead of allocating a list per position.
+    fn legal_moves_into(&self, state: &Self::State, moves: &mut Vec<Self::Move>) {
+        *moves = self.legal_moves(state);
+    }
+    /// The position after `mv`, a turn legal in `state`.
+    fn play(&self, state: &Self::State, mv: &Self::Move) -> Self::State;
+    /// [`Game::play`] into `next` (whatever it held before), so that a search can keep
+    /// one position per depth and reuse its buffers.
+    fn play_into(&self, state: &Self::State, mv: &Self::Move, next: &mut Self::State) {
+        *next = self.play(state, mv);
+    }
+    /// The result if the game is over in `state`, given its legal moves (which matter
+    /// only through whether there are any: one legal move stands for all).
+    fn outcome(&self, state: &Self::State, moves: &[Self::Move]) -> Option<Outcome>;
+    /// A legal move of `state` chosen uniformly at random with `rng`, `None` when there
+    /// is none, played into `after` (as [`Game::play_into`]; left unspecified when there
+    /// is none); `moves` is a buffer. Engines may find it without listing every legal
+    /// move, and test it on the position after it (what random playouts need).
+    fn random_move(
+        &self,
+        state: &Self::State,
+        rng: &mut crate::SplitMix64,
+        moves: &mut Vec<Self::Move>,
+        after: &mut Self::State,
+    ) -> Option<Self::Move> {
+        self.legal_moves_into(state, moves);
+        let drawn = (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())?;
+        self.play_into(state, &drawn, after);
+        Some(drawn)
+    }
+    /// The move in saved-game notation.
+    fn notation(&self, state: &Self::State, mv: &Self::Move) -> String;
+    /// How many players the game lists (neutral ones included).
+    fn players(&self) -> usize;
+    /// The player whose turn it is in `state`.
+    fn to_move(&self, state: &Self::State) -> PlayerIx;
+    /// Whether `player` chooses its moves uniformly at random, as Zillions' players
+    /// whose names start with `?` do.
+    fn plays_at_random(&self, _player: PlayerIx) -> bool {
+        false
+    }
+    /// A hash of everything the legal moves and the result in `state` depend on, for a
+    /// search's transposition table: the position, the player to move, and the last
+    /// move's squares (which `last-from?`, `last-to?` and en passant read).
+    fn search_key(&self, state: &Self::State) -> u64;
+    /// What a search's move ordering asks of `mv`, a move in `state`.
+    fn move_traits(&self, _state: &Self::State, _mv: &Self::Move) -> MoveTraits {
+        MoveTraits::default()
+    }
+    /// Whether the player to move in `state` has a royal piece the next player could
+    /// take (in check): a search looks deeper there.
+    fn in_check(&self, _state: &Self::State) -> bool {
+        false
+    }
+    /// Whether the player to move in `state` could take the opponent's piece on
+    /// `square` with a turn's first step (whether that turn would be legal aside): a
+    /// search's test for a capture that can be taken back. False where the game cannot
+    /// tell.
+    fn can_take(&self, _state: &Self::State, _square: Pos) -> bool {
+        false
+    }
+    /// The position after the player to move passes, for a search's null-move pruning;
+    /// `None` where the next turn is the same player's (a pass would not hand the move
+    /// to the other side) or the game cannot tell.
+    fn null_move(&self, _state: &Self::State) -> Option<Self::State> {
+        None
+    }
+}
+
+/// What a search's move ordering and quiescence ask of a move, worked out from its
+/// changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveTraits {
+    /// Pieces the turn removes from the board: those it captures, changes the type of
+    /// (as `maximal captures` counts them), and those a piece moves onto.
+    pub captures: u32,
+    /// Whether the turn changes a piece's type or creates one (a promotion, usually).
+    pub promotes: bool,
+    /// Where the moving piece started (none for drops and passes).
+    pub from: Option<Pos>,
+    /// Where the turn's last step arrived (none for passes).
+    pub to: Option<Pos>,
+}
+
+impl<T: Templates> Game for Engine<T> {
+    type State = State;
+    type Move = Move;
+
+    fn start(&self) -> State {
+        Engine::start(self)
+    }
+
+    fn legal_moves(&self, state: &State) -> Vec<Move> {
+        Engine::legal_moves(self, state)
+    }
+
+    fn legal_moves_into(&self, state: &State, moves: &mut Vec<Move>) {
+        Engine::legal_moves_into(self, state, moves)
+    }
+
+    fn play(&self, state: &State, mv: &Move) -> State {
+        Engine::play(self, state, mv)
+    }
+
+    fn play_into(&self, state: &State, mv: &Move, next: &mut State) {
+        Engine::play_into(self, state, mv, next)
+    }
+
+    fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {
+        Engine::outcome(self, state, moves)
+    }
+
+    fn random_move(
+        &self,
+        state: &State,
+        rng: &mut crate::SplitMix64,
+        moves: &mut Vec<Move>,
+        after: &mut State,
+    ) -> Option<Move> {
+        Engine::random_legal_move(self, state, rng, moves, after)
+    }
+
+    fn notation(&self, state: &State, mv: &Move) -> String {
+        crate::notation(&self.tables, state, mv)
+    }
+
+    fn players(&self) -> usize {
+        self.tables.players.len()
+    }
+
+    fn to_move(&self, state: &State) -> PlayerIx {
+        self.turn(state).player
+    }
+
+    fn plays_at_random(&self, player: PlayerIx) -> bool {
+        self.tables
+            .players
+            .get(player as usize)
+            .is_some_and(|p| p.random)
+    }
+
+    fn search_key(&self, state: &State) -> u64 {
+        let square = |pos: Option<Pos>| pos.map_or(0, |p| u64::from(p) + 1);
+        let last = square(state.last_from) | square(state.last_to) << 32;
+        state.hash(&self.tables) ^ crate::random::mix(last)
+    }
+
+    fn in_check(&self, state: &State) -> bool {
+        let turn = self.turn(state);
+        let Some(royal) = self.tables.royal_kinds(turn.player) else {
+            return false;
+        };
+        let next = self.tables.turn(state.turn + 1);
+        next.player != turn.player && self.attacks(state, next, turn.player, royal)
+    }
+
+    fn can_take(&self, state: &State, square: Pos) -> bool {
+        let turn = self.turn(state);
+        let Some(piece) = state.at(square).filter(|p| p.owner != turn.player) else {
+            return false;
+        };
+        let mut kind_taken: SmallVec<[bool; 32]> = smallvec![false; self.tables.kinds()];
+        let Some(taken) = kind_taken.get_mut(piece.kind as usize) else {
+            return false;
+        };
+        *taken = true;
+        self.attacks_on(state, turn, piece.owner, &[square], &kind_taken)
+    }
+
+    fn null_move(&self, state: &State) -> Option<State> {
+        let next = self.tables.turn(state.turn + 1);
+        (next.player != self.turn(state).player).then(|| self.play(state, &Move::pass()))
+    }
+
+    fn move_traits(&self, state: &State, mv: &Move) -> MoveTraits {
+        let changes = mv.steps.iter().flat_map(|s| &s.changes);
+        let promotes = changes
+            .clone()
+            .any(|c| matches!(c, Change::ChangeType { .. } | Change::Create { .. }));
+        // A piece moved onto another removes it (chess captures have no `capture`),
+        // unless that one left first or was captured already (counted by `captures`).
+        let vacated = |square: Pos| {
+            changes.clone().any(|c| match *c {
+                Change::Move { from, .. } => from == square,
+                Change::Capture { pos } => pos == square,
+                _ => false,
+            })
+        };
+        let landed_on = changes
+            .clone()
+            .filter(|c| match **c {
+                Change::Move { from, to } => to != from && state.at(to).is_some() && !vacated(to),
+                _ => false,
+            })
+            .count();
+        MoveTraits {
+            captures: (mv.captures() + landed_on) as u32,
+            promotes,
+            from: mv.steps.first().and_then(|s| s.from),
+            to: mv.steps.last().map(|s| s.to),
+        }
+    }
+}

@@ -1,0 +1,369 @@
+//! Move listing: a player's turns in a position, partial-move chains followed, before
+//! the legality filters.
+
+use std::cell::Cell;
+
+use smallvec::SmallVec;
+
+use crate::run::{Footprint, Run, Steps};
+use crate::state::{State, Step};
+use crate::tables::{Filter, Tables, Turn};
+use crate::templates::Templates;
+use crate::turn::Move;
+use crate::watched::removes_protected;
+use crate::{Kind, Pos};
+
+/// Longest chain of partial moves followed in one turn; longer chains are cut there.
+pub const MAX_CHAIN: usize = 128;
+
+/// Most partial-move steps explored for one position. Rules whose continuations branch
+/// without end (a piece that may keep stepping back and forth) would otherwise enumerate
+/// exponentially many chains; past this budget no further chains are extended.
+pub const MAX_CHAIN_STEPS: usize = 20_000;
+
+thread_local! {
+    /// A spare move list, for the turns generated while the chains of partial ones are
+    /// followed, kept between move generations (a nested generation, from an attack
+    /// test, finds it taken and makes its own).
+    static AFTER_PARTIAL: Cell<Vec<Move>> = const { Cell::new(Vec::new()) };
+    /// A spare position, to play partial steps on: kept between move generations, so
+    /// that following chains copies a position without allocating one.
+    pub(crate) static SPARE_POSITION: Cell<Option<Box<State>>> = const { Cell::new(None) };
+}
+
+/// The steps of a turn being completed (partial moves rarely chain more than a few).
+type Chain = SmallVec<[Step; 4]>;
+
+/// What [`Gen::turns_into`] tells of the turns it listed, where they are known: without
+/// partial steps, the list is the steps the templates added.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Listed {
+    /// With [`Steps::screening`]: [`Steps::undecided`].
+    pub(crate) undecided: Option<u64>,
+    /// [`Steps::routes_differ`].
+    pub(crate) routes_differ: Option<bool>,
+}
+
+/// Move generation over borrowed tables and templates, so that a template asking
+/// `attacked?` can generate the other side's moves.
+pub struct Gen<'a, T: ?Sized> {
+    /// The static description of the game.
+    pub tables: &'a Tables,
+    /// The code of its templates.
+    pub templates: &'a T,
+}
+
+impl<T: Templates + ?Sized> Gen<'_, T> {
+    /// Turns before legality, priorities and passes.
+    pub fn pseudo_legal(&self, state: &State, turn: Turn) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.pseudo_legal_into(state, turn, &mut moves);
+        moves
+    }
+
+    /// [`Gen::pseudo_legal`], appended to `moves`.
+    pub fn pseudo_legal_into(&self, state: &State, turn: Turn, moves: &mut Vec<Move>) {
+        let first = Steps::appending_to(std::mem::take(moves));
+        self.turns_into(state, turn, first, moves);
+    }
+
+    /// The turns that start with the steps the templates add to `first`, into `moves`
+    /// (whose buffer `first` holds).
+    /// With [`Steps::screening`], tells [`Steps::undecided`].
+    #[inline(always)]
+    pub(crate) fn turns_into(
+        &self,
+        state: &State,
+        turn: Turn,
+        mut first: Steps,
+        moves: &mut Vec<Move>,
+    ) -> Listed {
+        self.first_steps(state, turn, turn.filter(), &mut first);
+        let first_partial = first.first_partial();
+        let listed = Listed {
+            undecided: first.undecided(),
+            routes_differ: Some(first.routes_differ()),
+        };
+        *moves = first.into_moves();
+        // Each partial step is replaced by the turns that complete it, in order.
+        let Some(first_partial) = first_partial else {
+            return listed;
+        };
+        // The turns move to the spare buffer, and back in their final order: each turn
+        // is copied once.
+        let mut generated = AFTER_PARTIAL.take();
+        std::mem::swap(moves, &mut generated);
+        moves.extend(generated.drain(..first_partial));
+        let mut budget = MAX_CHAIN_STEPS;
+        let mut scratch = SPARE_POSITION.take();
+        for mv in generated.drain(..) {
+            if !mv.is_partial() {
+                moves.push(mv);
+                continue;
+            }
+            let after = State::copy_into(&mut scratch, state);
+            for step in &mv.steps {
+                after.apply_step(self.tables, step);
+            }
+            self.complete_chain(after, turn, mv, moves, &mut budget);
+        }
+        SPARE_POSITION.set(scratch);
+        AFTER_PARTIAL.set(generated);
+        Listed::default()
+    }
+
+    #[inline(always)]
+    fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Steps) {
+        // One run for the whole position, taking up each piece in turn.
+        let narrowing = out.narrowing_type().filter(|_| filter == Filter::ANY);
+        let mut run = Run::for_pieces(self.tables, state, turn, out);
+        let mut filter = filter;
+        // Two loops, not one testing `narrowing` per piece: the test alone showed in the
+        // instruction counts of games without priorities.
+        match narrowing {
+            None => {
+                for (pos, piece) in state.pieces_of(turn.move_as) {
+                    run.take_piece(pos, piece);
+                    self.templates.piece_moves(&mut run, piece.kind, filter);
+                }
+            }
+            Some(first_priority) => {
+                for (pos, piece) in state.pieces_of(turn.move_as) {
+                    run.take_piece(pos, piece);
+                    self.templates.piece_moves(&mut run, piece.kind, filter);
+                    if run.found_narrowed_type() {
+                        // Only steps of the first priority are kept from now on: only
+                        // that type's templates need run.
+                        filter = Filter::only(Some(first_priority));
+                    }
+                }
+            }
+        }
+        drop(run);
+        for kind in 0..self.tables.kinds() as Kind {
+            if self.templates.has_drops(kind) && state.stock(self.tables, turn.move_as, kind) > 0 {
+                self.drops_of(state, turn, kind, filter, out);
+            }
+        }
+    }
+
+    /// Runs the move templates of the piece on `pos` (those whose bits are set in
+    /// `templates`, see [`crate::RunCore::start_template`]), if any, into `out`.
+    pub(crate) fn moves_of_piece(
+        &self,
+        state: &State,
+        turn: Turn,
+        pos: Pos,
+        filter: Filter,
+        templates: u64,
+        out: &mut Steps,
+    ) {
+        if let Some(piece) = state.at(pos) {
+            let mut run = Run::for_move(self.tables, state, turn, pos, None, out);
+            run.only_templates(templates);
+            self.templates.piece_moves(&mut run, piece.kind, filter);
+        }
+    }
+
+    /// Runs the drop templates of piece type `kind` into `out`.
+    fn drops_of(&self, state: &State, turn: Turn, kind: Kind, filter: Filter, out: &mut Steps) {
+        let mut run = Run::for_drop(self.tables, state, turn, 0, kind, None, out);
+        self.templates.drops(&mut run, kind, filter);
+    }
+
+    /// Pushes every complete turn that starts with `first`, a turn whose last step is
+    /// partial; `after` is the position with it applied.
+    fn complete_chain(
+        &self,
+        after: &State,
+        turn: Turn,
+        first: Move,
+        out: &mut Vec<Move>,
+        budget: &mut usize,
+    ) {
+        let Some(step) = first.steps.last() else {
+            return;
+        };
+        let next = self.continuations(after, turn, step, 1, budget);
+        if next.is_empty() {
+            // Most often the step has no continuation: it is the turn, moved, not copied.
+            out.push(first);
+            return;
+        }
+        let mut chain: Chain = first.steps.into_iter().collect();
+        self.follow_chain(after, turn, &mut chain, next, out, budget);
+    }
+
+    /// The steps that may continue a chain of `length` steps ending with `last`, in
+    /// `after`, the position with the chain applied: none when `last` is not partial or
+    /// nothing continues it (the chain is then a complete turn), or at the limits.
+    fn continuations(
+        &self,
+        after: &State,
+        turn: Turn,
+        last: &Step,
+        length: usize,
+        budget: &mut usize,
+    ) -> Steps {
+        let mut next = Steps::new();
+        if let Some(continue_with) = last.continue_with {
+            if length < MAX_CHAIN && *budget > 0 {
+                *budget -= 1;
+                let filter = Filter::only(continue_with);
+                self.moves_of_piece(after, turn, last.to, filter, u64::MAX, &mut next);
+            }
+        }
+        next
+    }
+
+    /// Pushes every complete turn that continues `chain` with one of `next`, the steps
+    /// that continue it (at least one); `after` is the position with `chain` applied.
+    fn follow_chain(
+        &self,
+        after: &State,
+        turn: Turn,
+        chain: &mut Chain,
+        next: Steps,
+        out: &mut Vec<Move>,
+        budget: &mut usize,
+    ) {
+        if self.tables.options.pass_partial {
+            out.push(Move::of_chain(chain));
+        }
+        let mut scratch = None;
+        for step in next
+            .into_moves()
+            .into_iter()
+            .filter_map(Move::into_single_step)
+        {
+            let further = State::copy_into(&mut scratch, after);
+            further.apply_step(self.tables, &step);
+            let deeper = self.continuations(further, turn, &step, chain.len() + 1, budget);
+            chain.push(step);
+            if deeper.is_empty() {
+                out.push(Move::of_chain(chain));
+            } else {
+                self.follow_chain(further, turn, chain, deeper, out, budget);
+            }
+            chain.pop();
+        }
+    }
+
+    /// Whether some turn of `turn` in `state` removes a piece from one of `targets`. A
+    /// step that leaves a piece of a kind marked in `kept` on the target does not count:
+    /// Zillions let a Passive Chess player leave his General where the enemy could take
+    /// it by a capture that turns the taker into a General (PassiveChess.zsg record 30).
+    pub fn captures_any_of(
+        &self,
+        state: &State,
+        turn: Turn,
+        targets: &[Pos],
+        kept: &[bool],
+    ) -> bool {
+        let everywhere = 0..state.board().len() as Pos;
+        self.captures_any_of_among(state, turn, targets, kept, everywhere, None)
+    }
+
+    /// [`Gen::captures_any_of`] with the moves of the pieces on `squares` (which must
+    /// hold every piece of the mover that could capture; others are skipped), in that
+    /// order, and the drops; noting in `footprint` (when given) what the answer depends
+    /// on: the squares tested and what their runs looked at.
+    pub fn captures_any_of_among(
+        &self,
+        state: &State,
+        turn: Turn,
+        targets: &[Pos],
+        kept: &[bool],
+        squares: impl IntoIterator<Item = Pos>,
+        footprint: Option<&mut Footprint>,
+    ) -> bool {
+        if targets.is_empty() {
+            return false;
+        }
+        let filter = turn.filter();
+        // Piece by piece, stopping at the first capture: most queries (is this move
+        // legal?) find none, and should not build every turn to learn it, nor keep the
+        // steps that cannot hit a target.
+        // Made on the first piece to test: most probes test none.
+        let mut steps: Option<Steps> = None;
+        let noting = footprint.is_some();
+        let new_steps = || {
+            let steps = Steps::hitting(targets);
+            if noting {
+                steps.noting_reads()
+            } else {
+                steps
+            }
+        };
+        let mut seen = Footprint::default();
+        let mut budget = MAX_CHAIN_STEPS;
+        let removes = |before: &State, step: &Step| {
+            removes_protected(self.tables, before, step, targets, kept)
+        };
+        let hits = |steps: &mut Steps, budget: &mut usize| {
+            for step in steps.take() {
+                if removes(state, &step) {
+                    return true;
+                }
+                if step.continue_with.is_some() {
+                    let mut after = state.clone();
+                    after.apply_step(self.tables, &step);
+                    let mut chains = Vec::new();
+                    self.complete_chain(&after, turn, Move::of_step(step), &mut chains, budget);
+                    let chain_removes = |m: &Move| {
+                        let mut board = state.clone();
+                        m.steps.iter().any(|s| {
+                            let hit = removes(&board, s);
+                            board.apply_step(self.tables, s);
+                            hit
+                        })
+                    };
+                    if chains.iter().any(chain_removes) {
+                        return true;
+                    }
+                }
+            }
+            false
+        };
+        let reach = self.tables.reach.as_ref();
+        let found = 'search: {
+            for pos in squares {
+                seen.note(pos);
+                let Some(piece) = state.at(pos).filter(|p| p.owner == turn.move_as) else {
+                    continue;
+                };
+                // Only the templates that could reach a target: a queen in line with
+                // the king runs one of its eight lines.
+                let templates = reach.map_or(u64::MAX, |r| {
+                    r.templates_hitting(turn.move_as, piece.kind, pos, targets)
+                });
+                if templates != 0 {
+                    let steps = steps.get_or_insert_with(new_steps);
+                    self.moves_of_piece(state, turn, pos, filter, templates, steps);
+                    if hits(steps, &mut budget) {
+                        break 'search true;
+                    }
+                }
+            }
+            for kind in 0..self.tables.kinds() as Kind {
+                if !self.templates.has_drops(kind) {
+                    continue;
+                }
+                // Drops look at the whole board, and stocks change with captures.
+                seen = Footprint::EVERYTHING;
+                if state.stock(self.tables, turn.move_as, kind) > 0 {
+                    let steps = steps.get_or_insert_with(new_steps);
+                    self.drops_of(state, turn, kind, filter, steps);
+                    if hits(steps, &mut budget) {
+                        break 'search true;
+                    }
+                }
+            }
+            false
+        };
+        if let Some(footprint) = footprint {
+            *footprint = seen.union(steps.map_or_else(Footprint::default, |s| s.footprint()));
+        }
+        found
+    }
+}

@@ -1,0 +1,407 @@
+//! Legality under `checkmated`: the royal guard that keeps the turns leaving the
+//! mover's royal pieces safe, the attack tests it (and a search) asks, and the checks
+//! of their shortcuts against the general path.
+
+use crate::engine::Engine;
+use crate::gen::{Listed, SPARE_POSITION};
+use crate::reach::squares_in;
+use crate::run::{removal_square, Footprint, Screen, Steps};
+use crate::state::{Change, State, Step};
+use crate::tables::{Filter, Turn};
+use crate::templates::Templates;
+use crate::turn::Move;
+use crate::watched::{removes_protected, royal_squares, Probe, Watched};
+use crate::{PlayerIx, Pos};
+
+impl<T: Templates> Engine<T> {
+    /// The turns of `turn` in `state` that leave the `royal` pieces of the mover safe,
+    /// into `moves` (empty), telling [`Listed::routes_differ`]. Out of line: games without
+    /// the filter never come here.
+    #[inline(never)]
+    pub(crate) fn legal_turns_guarded(
+        &self,
+        state: &State,
+        turn: Turn,
+        royal: &[bool],
+        moves: &mut Vec<Move>,
+    ) -> Option<bool> {
+        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves);
+        guard.keep_legal(self, state, moves, listed.undecided);
+        listed.routes_differ
+    }
+
+    /// The turns of `turn` in `state`, into `moves` (empty), and the guard of the `royal`
+    /// pieces of the mover that screened them as they were listed, where it could.
+    pub(crate) fn screened_turns<'r>(
+        &self,
+        state: &State,
+        turn: Turn,
+        royal: &'r [bool],
+        moves: &mut Vec<Move>,
+    ) -> (RoyalGuard<'r>, Listed) {
+        // The attack test on the position before comes first, so that the turns it
+        // decides are told apart as they are generated.
+        let guard = RoyalGuard::new(self, state, turn, royal);
+        let first = if guard.screens(turn) {
+            Steps::screening(guard.footprint, std::mem::take(moves))
+        } else {
+            Steps::appending_to(std::mem::take(moves))
+        };
+        let listed = self.gen().turns_into(state, turn, first, moves);
+        (guard, listed)
+    }
+
+    /// A candidate turn in `state` on which the legal-move filter for `checkmated` (as
+    /// move generation screens the turns, or turn by turn) and an attack test on a fresh
+    /// scan of the position after it disagree, described; `None` when they agree on all
+    /// (or the player has no royal piece). For checking the filter's shortcuts on real
+    /// positions.
+    pub fn royal_guard_violation(&self, state: &State) -> Option<String> {
+        let turn = self.turn(state);
+        let royal = self.tables.royal_kinds(turn.player)?;
+        let mut screened = Vec::new();
+        self.legal_turns_guarded(state, turn, royal, &mut screened);
+        let mut guard = RoyalGuard::new(self, state, turn, royal);
+        let mut after = state.clone();
+        self.pseudo_legal(state, turn).into_iter().find_map(|m| {
+            self.apply_into(state, &m, &mut after);
+            let safe = !self.royal_attacked(&after, turn.move_as, royal);
+            let verdicts = [
+                ("screened", screened.contains(&m)),
+                ("turn by turn", guard.keeps_royal_safe(self, state, &m)),
+            ];
+            let (how, kept) = verdicts.into_iter().find(|&(_, kept)| kept != safe)?;
+            let verdict = if kept { "legal" } else { "illegal" };
+            Some(format!(
+                "{m:?} judged {verdict} by the legal-move filter ({how}), not by a fresh scan"
+            ))
+        })
+    }
+
+    /// Whether the player to move in `state` could capture a royal piece of `owner`.
+    pub fn royal_attacked(&self, state: &State, owner: PlayerIx, royal: &[bool]) -> bool {
+        self.attacks(state, self.turn(state), owner, royal)
+    }
+
+    /// Whether a turn of `turn` in `state` could capture a piece of `owner` whose kind is
+    /// marked in `royal` (partial-move chains and drops included).
+    pub fn attacks(&self, state: &State, turn: Turn, owner: PlayerIx, royal: &[bool]) -> bool {
+        self.attacks_on(
+            state,
+            turn,
+            owner,
+            &royal_squares(state, owner, royal),
+            royal,
+        )
+    }
+
+    /// [`Engine::attacks`] on `targets`, the squares of the royal pieces.
+    pub(crate) fn attacks_on(
+        &self,
+        state: &State,
+        turn: Turn,
+        owner: PlayerIx,
+        targets: &[Pos],
+        royal: &[bool],
+    ) -> bool {
+        let attacker = turn.move_as;
+        let own = state.own_words(attacker);
+        let mut inline = [0u64; 4];
+        if let Some(reach) = &self.tables.reach {
+            let mask = match (targets, inline.get_mut(..own.len())) {
+                // One royal piece, the usual case: the table's own bits.
+                ([target], _) => reach.hitting_one_from(attacker, *target),
+                (_, Some(mask)) => reach
+                    .hitting_from(attacker, targets, mask)
+                    .then_some(&*mask),
+                _ => None,
+            };
+            if let Some(mask) = mask.filter(|mask| mask.len() == own.len()) {
+                // The attacker's pieces on squares from which a royal one could be hit,
+                // read off the bits without listing them first.
+                let threats = squares_in(own.iter().zip(mask).map(|(o, m)| o & m))
+                    .map(|square| square as Pos);
+                let found = self
+                    .gen()
+                    .captures_any_of_among(state, turn, targets, royal, threats, None);
+                // The reach's invariant: no step outside it removes a piece (a piece
+                // landing where its template found the square empty removes none).
+                debug_assert!(
+                    found || !self.first_steps_remove(state, turn, targets, royal),
+                    "the reach table misses an attack on {targets:?}"
+                );
+                return found;
+            }
+        }
+        let watched = Watched::scan(&self.tables, state, targets.into(), owner, attacker);
+        self.gen().captures_any_of_among(
+            state,
+            turn,
+            &watched.targets,
+            royal,
+            watched.threats.iter().copied(),
+            None,
+        )
+    }
+
+    /// The general path the reach table shortens, for debug builds: whether a first
+    /// step of any of the attacker's pieces, by any of its templates, removes a
+    /// protected piece from `targets`. (Compiled in every build, as `debug_assert!`
+    /// type-checks its condition; run only in debug builds.)
+    fn first_steps_remove(
+        &self,
+        state: &State,
+        turn: Turn,
+        targets: &[Pos],
+        royal: &[bool],
+    ) -> bool {
+        let mut steps = Steps::new();
+        for (pos, _) in state.pieces_of(turn.move_as) {
+            (self.gen()).moves_of_piece(state, turn, pos, turn.filter(), u64::MAX, &mut steps);
+        }
+        let removes = |step: &Step| removes_protected(&self.tables, state, step, targets, royal);
+        let found = steps.iter().any(removes);
+        found
+    }
+
+    /// A step of the mover's pieces in `state` that removes a piece outside the reach
+    /// table's squares for its piece, or for the template that made it (the attack test
+    /// would miss it), or a piece that adds more steps than its bound or a step that
+    /// starts elsewhere though its type is anchored (random moves would not be drawn
+    /// uniformly, see [`crate::Reach::with_step_bounds`]), described; `None` when the table
+    /// holds, or there is none. For checking the table on real positions.
+    pub fn reach_violation(&self, state: &State) -> Option<String> {
+        let reach = self.tables.reach.as_ref()?;
+        let turn = self.turn(state);
+        let player = turn.move_as;
+        for (pos, piece) in state.pieces_of(player) {
+            let name = self.tables.positions[pos as usize].as_str();
+            let kind_name = &self.tables.pieces[piece.kind as usize].name;
+            let mut all = Steps::new();
+            self.gen()
+                .moves_of_piece(state, turn, pos, Filter::ANY, u64::MAX, &mut all);
+            let count = all.iter().count();
+            if let Some(bound) = reach.max_steps(player, piece.kind, pos) {
+                if count > bound as usize {
+                    return Some(format!(
+                        "{kind_name} on {name}: {count} steps, more than its bound of {bound}"
+                    ));
+                }
+            }
+            let elsewhere = all.iter().find(|step| step.from != Some(pos));
+            if let Some(step) = elsewhere.filter(|_| reach.anchored(player, piece.kind)) {
+                return Some(format!(
+                    "{kind_name} on {name}: {step:?} starts elsewhere, though its type is anchored"
+                ));
+            }
+            let unforeseen = |step: &&Step| {
+                step.from
+                    .is_some_and(|start| !reach.may_start_on(player, piece.kind, pos, start))
+            };
+            if let Some(step) = all.iter().find(unforeseen) {
+                return Some(format!(
+                    "{kind_name} on {name}: {step:?} starts elsewhere, on a square the reach \
+                     table does not name"
+                ));
+            }
+            let templates = reach
+                .template_parts()
+                .and_then(|(counts, _)| counts.get(piece.kind as usize).copied())
+                .unwrap_or(0);
+            // All templates together, then each template on its own (from the 64th on,
+            // together: they share a bit of the limit).
+            let runs = std::iter::once((u64::MAX, None))
+                .chain((0..templates.min(64)).map(|template| (1 << template, Some(template))));
+            for (mask, template) in runs {
+                let mut steps = Steps::new();
+                self.gen()
+                    .moves_of_piece(state, turn, pos, Filter::ANY, mask, &mut steps);
+                let outside = |hit: Pos| match template {
+                    None => !reach.may_hit(player, piece.kind, pos, &[hit]),
+                    Some(_) => reach.templates_hitting(player, piece.kind, pos, &[hit]) & mask == 0,
+                };
+                let change = steps.iter().find_map(|step| {
+                    step.changes
+                        .iter()
+                        .find(|c| removal_square(state, c).is_some_and(outside))
+                });
+                if let Some(change) = change {
+                    let whose = match template {
+                        None => "its reach".to_string(),
+                        Some(63) if templates > 64 => {
+                            "the reach of its move templates from the 64th on".to_string()
+                        }
+                        Some(t) => format!("the reach of its move template {}", t + 1),
+                    };
+                    return Some(format!("{kind_name} on {name}: {change:?} outside {whose}"));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The `checkmated` filter over the candidate turns of one position: which leave every
+/// royal piece of the mover safe from capture by the next player.
+pub(crate) struct RoyalGuard<'a> {
+    pub(crate) royal: &'a [bool],
+    pub(crate) reply: Turn,
+    /// The attack test after each candidate looks only at the squares that can matter:
+    /// those of the position before, plus the ones the candidate changed.
+    pub(crate) before: Watched,
+    /// The attack test on the position before (as if the next player moved there), and
+    /// what its answer depends on (with the royal squares): it holds after every
+    /// candidate that changes none of those squares and brings no attacker.
+    pub(crate) attacked_before: bool,
+    pub(crate) footprint: Footprint,
+    /// The position after the candidate under test: the spare position, taken when
+    /// first needed and given back when the guard is done.
+    pub(crate) after: Option<Box<State>>,
+    pub(crate) probe: Probe,
+}
+
+impl Drop for RoyalGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(after) = self.after.take() {
+            SPARE_POSITION.set(Some(after));
+        }
+    }
+}
+
+impl<'a> RoyalGuard<'a> {
+    pub(crate) fn new<T: Templates>(
+        engine: &Engine<T>,
+        state: &State,
+        turn: Turn,
+        royal: &'a [bool],
+    ) -> RoyalGuard<'a> {
+        let reply = engine.tables.turn(state.turn + 1);
+        let targets = royal_squares(state, turn.move_as, royal);
+        let before = Watched::scan(&engine.tables, state, targets, turn.move_as, reply.move_as);
+        let mut footprint = Footprint::default();
+        let attacked_before = engine.gen().captures_any_of_among(
+            state,
+            reply,
+            &before.targets,
+            royal,
+            before.threats.iter().copied(),
+            Some(&mut footprint),
+        );
+        for &target in &before.targets {
+            footprint.note(target);
+        }
+        RoyalGuard {
+            royal,
+            reply,
+            before,
+            attacked_before,
+            footprint,
+            after: None,
+            probe: Probe::default(),
+        }
+    }
+
+    /// Whether the turns of `turn` may be screened (see [`Steps::screening`]): the
+    /// attacker is another player, so the mover's pieces are never among its threats.
+    fn screens(&self, turn: Turn) -> bool {
+        self.before.attacker != turn.move_as
+    }
+
+    /// Keeps the legal turns of `moves`, screened as they were listed when `undecided`
+    /// tells which the screen left undecided ([`Listed::undecided`]), else each tested.
+    pub(crate) fn keep_legal<T: Templates>(
+        &mut self,
+        engine: &Engine<T>,
+        state: &State,
+        moves: &mut Vec<Move>,
+        undecided: Option<u64>,
+    ) {
+        match undecided {
+            Some(undecided) => self.keep_screened(engine, state, moves, undecided),
+            None => moves.retain(|m| self.keeps_royal_safe(engine, state, m)),
+        }
+    }
+
+    /// Keeps the legal turns of `moves`, screened with this guard's footprint: those not
+    /// listed in `undecided` are legal exactly when the position before was safe.
+    fn keep_screened<T: Templates>(
+        &mut self,
+        engine: &Engine<T>,
+        state: &State,
+        moves: &mut Vec<Move>,
+        undecided: u64,
+    ) {
+        if undecided == 0 && moves.len() <= 64 && !self.attacked_before {
+            return;
+        }
+        let mut index = 0;
+        moves.retain(|m| {
+            let this = index;
+            index += 1;
+            if Screen::is_undecided(undecided, this) {
+                self.keeps_royal_safe(engine, state, m)
+            } else {
+                !self.attacked_before
+            }
+        });
+    }
+
+    /// Whether `mv` leaves the royal pieces safe.
+    pub(crate) fn keeps_royal_safe<T: Templates>(
+        &mut self,
+        engine: &Engine<T>,
+        state: &State,
+        mv: &Move,
+    ) -> bool {
+        if self.decided_before(state, mv) {
+            return !self.attacked_before;
+        }
+        self.test_after(engine, state, mv)
+    }
+
+    /// The attack test on the position after `mv`. Out of line: most candidates are
+    /// decided before, and the loop over them stays small.
+    #[inline(never)]
+    fn test_after<T: Templates>(&mut self, engine: &Engine<T>, state: &State, mv: &Move) -> bool {
+        let after = self.after.get_or_insert_with(|| {
+            SPARE_POSITION
+                .take()
+                .unwrap_or_else(|| Box::new(state.position_clone()))
+        });
+        engine.apply_into(state, mv, after);
+        let (watched, probe) = (&self.before, &mut self.probe);
+        watched.after_move(state, after, mv, self.royal, probe);
+        let still_watched = watched.attackers_to_test(state, probe);
+        !engine.gen().captures_any_of_among(
+            after,
+            self.reply,
+            watched.targets(probe),
+            self.royal,
+            still_watched.chain(probe.new_attackers.iter().copied()),
+            None,
+        )
+    }
+}
+
+impl RoyalGuard<'_> {
+    /// Whether the attack test after `mv` is the one on the position before: `mv` is one
+    /// step that only moves the mover's pieces and captures, away from the royal
+    /// squares and from every square the test before looked at.
+    pub(crate) fn decided_before(&self, state: &State, mv: &Move) -> bool {
+        let [step] = &mv.steps[..] else {
+            return false;
+        };
+        let untouched = |pos: Pos| !self.footprint.contains(pos);
+        step.changes.iter().all(|change| match *change {
+            Change::Move { from, to } => {
+                untouched(from)
+                    && untouched(to)
+                    && state
+                        .at(from)
+                        .is_none_or(|p| p.owner != self.before.attacker)
+            }
+            Change::Capture { pos } => untouched(pos),
+            _ => false,
+        })
+    }
+}

@@ -1,0 +1,319 @@
+//! What an attack test looks at: the royal squares and the pieces that may hit them,
+//! carried from a position to the position after each candidate turn, and whether a
+//! step removes a protected piece.
+
+use smallvec::{smallvec, SmallVec};
+
+use crate::piece::Piece;
+use crate::reach::squares_in;
+use crate::run::hits_any;
+use crate::state::{Change, State, Step};
+use crate::tables::Tables;
+use crate::turn::Move;
+use crate::{PlayerIx, Pos};
+
+/// The squares an attack test looks at, found once for a position and carried over to
+/// the position after each candidate move, so that testing a candidate does not scan
+/// the board: the royal pieces of the side that may be attacked, and the threats, the
+/// attacker's pieces whose reach includes a royal square.
+pub(crate) struct Watched {
+    pub(crate) owner: PlayerIx,
+    pub(crate) attacker: PlayerIx,
+    pub(crate) targets: SmallVec<[Pos; 4]>,
+    /// Ascending.
+    pub(crate) threats: SmallVec<[Pos; 8]>,
+}
+
+/// Whether `piece`'s kind is marked in `royal`.
+pub(crate) fn is_royal(royal: &[bool], piece: Piece) -> bool {
+    royal.get(piece.kind as usize) == Some(&true)
+}
+
+/// The squares of `owner`'s pieces whose kinds are marked in `royal`.
+pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> SmallVec<[Pos; 4]> {
+    state
+        .pieces_of(owner)
+        .filter_map(|(pos, piece)| is_royal(royal, piece).then_some(pos))
+        .collect()
+}
+
+/// [`royal_squares`] of `owner` in `after`, the position after `mv`, from `before`, those
+/// of the position before: found without a scan for a turn that moves one piece and
+/// perhaps captures another.
+pub(crate) fn royal_squares_after(
+    before: &[Pos],
+    mv: &Move,
+    after: &State,
+    owner: PlayerIx,
+    royal: &[bool],
+) -> SmallVec<[Pos; 4]> {
+    let Some((from, to, captured)) = one_piece_moving(&mv.steps) else {
+        return royal_squares(after, owner, royal);
+    };
+    // A royal piece taken, or replaced by the piece moving onto it.
+    if captured.is_some_and(|pos| before.contains(&pos)) || before.contains(&to) {
+        return royal_squares(after, owner, royal);
+    }
+    let mut squares = SmallVec::from_slice(before);
+    for square in &mut squares {
+        if *square == from {
+            *square = to;
+        }
+    }
+    squares
+}
+
+/// What to test in the position after a candidate move: whether the royal squares are
+/// those of the position before (if not, the new ones), and the squares the move
+/// changed that now hold an attacker not watched before.
+#[derive(Default)]
+pub(crate) struct Probe {
+    pub(crate) same_targets: bool,
+    pub(crate) moved_targets: SmallVec<[Pos; 4]>,
+    pub(crate) new_attackers: SmallVec<[Pos; 4]>,
+}
+
+impl Watched {
+    /// The threats of `attacker`'s pieces to `targets`, the squares of `owner`'s royal
+    /// pieces in `state`.
+    pub(crate) fn scan(
+        tables: &Tables,
+        state: &State,
+        targets: SmallVec<[Pos; 4]>,
+        owner: PlayerIx,
+        attacker: PlayerIx,
+    ) -> Watched {
+        let threats = match &tables.reach {
+            None => state.squares_of(attacker).collect(),
+            Some(reach) => {
+                let own = state.own_words(attacker);
+                // On the stack for boards of up to 256 squares.
+                let (mut inline, mut spilled) = ([0u64; 4], Vec::new());
+                let mask = match inline.get_mut(..own.len()) {
+                    Some(mask) => mask,
+                    None => {
+                        spilled.resize(own.len(), 0);
+                        &mut spilled[..]
+                    }
+                };
+                if reach.hitting_from(attacker, &targets, mask) {
+                    // Some of these squares may hold a type that cannot hit the royal
+                    // squares from there: the attack test asks each piece again.
+                    squares_in(own.iter().zip(mask.iter()).map(|(o, m)| o & m))
+                        .map(|square| square as Pos)
+                        .collect()
+                } else {
+                    let reach = reach.toward(attacker, &targets);
+                    let mut threats = SmallVec::new();
+                    for (pos, piece) in state.pieces_of(attacker) {
+                        if reach.may_hit(piece.kind, pos) {
+                            threats.push(pos);
+                        }
+                    }
+                    threats
+                }
+            }
+        };
+        Watched {
+            owner,
+            attacker,
+            targets,
+            threats,
+        }
+    }
+
+    /// What to test in `after`, the position after `mv` from `before`, the scanned one.
+    /// Only the squares `mv` changed can hold something new; while the royal squares
+    /// stay the same, an attacker that was no threat is still none (reach depends only
+    /// on the piece and its square). Most moves change neither, and build nothing.
+    pub(crate) fn after_move(
+        &self,
+        before: &State,
+        after: &State,
+        mv: &Move,
+        royal: &[bool],
+        out: &mut Probe,
+    ) {
+        let royal_at = |pos: Pos| {
+            after
+                .at(pos)
+                .is_some_and(|p| p.owner == self.owner && royal.get(p.kind as usize) == Some(&true))
+        };
+        out.same_targets = self.targets.iter().all(|&t| royal_at(t));
+        if !out.new_attackers.is_empty() {
+            out.new_attackers.clear();
+        }
+        for_each_changed_square(&mv.steps, |pos| {
+            if royal_at(pos) && !self.targets.contains(&pos) {
+                out.same_targets = false;
+            }
+            let attacker = after.at(pos).is_some_and(|p| p.owner == self.attacker);
+            if attacker && !out.new_attackers.contains(&pos) {
+                out.new_attackers.push(pos);
+            }
+        });
+        if !out.same_targets {
+            out.moved_targets.clear();
+            out.moved_targets
+                .extend(self.targets.iter().copied().filter(|&t| royal_at(t)));
+            for_each_changed_square(&mv.steps, |pos| {
+                if royal_at(pos) && !out.moved_targets.contains(&pos) {
+                    out.moved_targets.push(pos);
+                }
+            });
+        }
+        if !out.new_attackers.is_empty() {
+            let (attacker, same_targets) = (self.attacker, out.same_targets);
+            let threats = &self.threats;
+            out.new_attackers.retain(|pos| {
+                let tested = if same_targets {
+                    threats.contains(pos)
+                } else {
+                    before.is_owned_by(*pos, attacker)
+                };
+                !tested
+            });
+        }
+    }
+
+    /// The royal squares in the position the probe describes.
+    pub(crate) fn targets<'a>(&'a self, probe: &'a Probe) -> &'a [Pos] {
+        if probe.same_targets {
+            &self.targets
+        } else {
+            &probe.moved_targets
+        }
+    }
+
+    /// The attackers of `before`, the scanned position, that the probe must still test
+    /// (in ascending order): the threats, or every attacker once a royal piece moved.
+    /// The probe's new attackers come after them.
+    pub(crate) fn attackers_to_test<'s>(
+        &'s self,
+        before: &'s State,
+        probe: &Probe,
+    ) -> impl Iterator<Item = Pos> + 's {
+        let (threats, all) = if probe.same_targets {
+            (&self.threats[..], None)
+        } else {
+            (&[][..], Some(before.squares_of(self.attacker)))
+        };
+        threats.iter().copied().chain(all.into_iter().flatten())
+    }
+}
+
+/// The squares `steps` change, each once.
+pub(crate) fn changed_squares(steps: &[Step]) -> SmallVec<[Pos; 8]> {
+    // The commonest turns name each square once: nothing to look for twice.
+    match one_piece_moving(steps) {
+        Some((from, to, None)) => return smallvec![from, to],
+        Some((from, to, Some(captured))) => return smallvec![from, to, captured],
+        None => {}
+    }
+    let mut changed = SmallVec::new();
+    for_each_changed_square(steps, |pos| {
+        if !changed.contains(&pos) {
+            changed.push(pos);
+        }
+    });
+    changed
+}
+
+/// The squares of `steps` when they are one step that moves one piece to another square
+/// and perhaps captures another on a third (`from`, `to`, the capture): the commonest
+/// turns, which hot paths read without a pass over the changes.
+#[inline]
+fn one_piece_moving(steps: &[Step]) -> Option<(Pos, Pos, Option<Pos>)> {
+    let [step] = steps else {
+        return None;
+    };
+    match step.changes[..] {
+        [Change::Move { from, to }] if from != to => Some((from, to, None)),
+        [Change::Move { from, to }, Change::Capture { pos }]
+            if from != to && pos != from && pos != to =>
+        {
+            Some((from, to, Some(pos)))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `step`, played on `before`, removes a piece from one of `targets` (not
+/// leaving a piece of its owner of a type marked in `kept` there), counting as an attack:
+/// Zillions does not count a capture that leaves as many pieces of the protected types
+/// on the board, whoever owns them (a taker that becomes one, PassiveChess.zsg); a king
+/// taking a king counts. Without protected types (`attacked?`), every removal does.
+pub(crate) fn removes_protected(
+    tables: &Tables,
+    before: &State,
+    step: &Step,
+    targets: &[Pos],
+    kept: &[bool],
+) -> bool {
+    if !hits_any(&step.changes, targets) {
+        return false;
+    }
+    // The commonest steps, a piece moving and perhaps capturing another elsewhere, are
+    // read off the position before, without a copy of it.
+    let steps = std::slice::from_ref(step);
+    let changed = changed_squares(steps);
+    match one_piece_moving(steps).filter(|&(from, ..)| before.at(from).is_some()) {
+        Some((from, to, captured)) => {
+            let after = |pos: Pos| match pos {
+                _ if pos == to => before.at(from),
+                _ if pos == from || Some(pos) == captured => None,
+                _ => before.at(pos),
+            };
+            takes_protected(before, after, &changed, targets, kept)
+        }
+        None => {
+            let mut after = before.clone();
+            after.apply_step(tables, step);
+            takes_protected(before, |pos| after.at(pos), &changed, targets, kept)
+        }
+    }
+}
+
+/// [`removes_protected`], with what the position after the step holds on each square
+/// (`after`) and the squares the step changed.
+fn takes_protected(
+    before: &State,
+    after: impl Fn(Pos) -> Option<Piece>,
+    changed: &[Pos],
+    targets: &[Pos],
+    kept: &[bool],
+) -> bool {
+    let protected = |p: &Piece| kept.get(p.kind as usize) == Some(&true);
+    let taken = targets.iter().any(|&t| {
+        before
+            .at(t)
+            .is_some_and(|royal| !after(t).is_some_and(|p| p.owner == royal.owner && protected(&p)))
+    });
+    let any_protected = kept.contains(&true);
+    taken
+        && (!any_protected || {
+            let before_count = changed.iter().filter_map(|&pos| before.at(pos));
+            let after_count = changed.iter().filter_map(|&pos| after(pos));
+            after_count.filter(protected).count() < before_count.filter(protected).count()
+        })
+}
+
+/// Calls `visit` with each square a change of `steps` names (some more than once).
+fn for_each_changed_square(steps: &[Step], mut visit: impl FnMut(Pos)) {
+    for change in steps.iter().flat_map(|s| &s.changes) {
+        match *change {
+            Change::Move { from, to } => {
+                visit(from);
+                visit(to);
+            }
+            Change::Place { pos, .. }
+            | Change::Capture { pos }
+            | Change::Create { pos, .. }
+            | Change::ChangeType { pos, .. }
+            | Change::ChangeOwner { pos, .. }
+            | Change::Flip { pos }
+            | Change::SetAttribute { pos, .. } => visit(pos),
+            Change::TakeStock { .. } => {}
+        }
+    }
+}
