@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plays a UCI engine against Fairy-Stockfish, with Fairy-Stockfish as the referee.
+"""Plays a UCI engine against Fairy-Stockfish (or another engine), with Fairy-Stockfish as the referee.
 
 Each move of either side is checked against the legal moves a separate Fairy-Stockfish
 process lists (`go perft 1`); an illegal move, a `bestmove 0000` while moves remain, or
@@ -202,9 +202,14 @@ def main():
     parser.add_argument("--no-fifty", dest="fifty", action="store_false",
                         help="no fifty-move rule (for games without it)")
     parser.add_argument("--fairy", default=None, help="the Fairy-Stockfish program (default: from the PATH)")
+    parser.add_argument("--opponent", default=None,
+                        help="the command of another UCI engine to play instead of Fairy-Stockfish "
+                             "(an earlier build, say); Fairy-Stockfish still referees")
     args = parser.parse_args()
     if args.games < 1 or args.movetime < 1:
         parser.error("--games and --movetime must be at least 1")
+    if args.opponent is not None and (args.elo is not None or args.skill is not None):
+        parser.error("--elo and --skill set Fairy-Stockfish's strength, not --opponent's")
 
     fairy = args.fairy
     if fairy is None:
@@ -221,8 +226,12 @@ def main():
         name, _, value = option.partition("=")
         options.append((name, value))
     engine.start(options)
-    opponent = Engine([fairy], "fairy-stockfish")
-    opponent_options = [("UCI_Variant", args.variant)]
+    if args.opponent is not None:
+        opponent = Engine(shlex.split(args.opponent), "opponent")
+        opponent_options = []
+    else:
+        opponent = Engine([fairy], "fairy-stockfish")
+        opponent_options = [("UCI_Variant", args.variant)]
     if args.elo is not None:
         opponent_options += [("UCI_LimitStrength", "true"), ("UCI_Elo", args.elo)]
     if args.skill is not None:

@@ -50,6 +50,9 @@ const FUTILITY_MARGIN: [i32; 3] = [0, 250, 500];
 /// A capture in the quiescence search is skipped when even its gain plus this leaves
 /// the score under alpha (delta pruning).
 const DELTA_MARGIN: i32 = 200;
+/// How much more the capturing piece must be worth than what it takes before a
+/// capture that can be taken back counts as losing (in the evaluation's units).
+const EXCHANGE_MARGIN: i32 = 100;
 /// Plies at most that check extensions may add to one line.
 const MAX_EXTENSION_PLY: usize = MAX_PLY / 2;
 
@@ -247,7 +250,7 @@ struct Ply<G: Game> {
     /// Per move (by index): its traits, worked out once when the moves are ordered.
     traits: Vec<MoveTraits>,
     /// Per move (by index): what it wins at once, for captures and promotions.
-    gains: Vec<i32>,
+    gains: Vec<MoveGain>,
     order: Vec<(i32, u32)>,
     child: Option<G::State>,
 }
@@ -681,13 +684,24 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         level.order.clear();
         level.traits.clear();
         let counter = self.arrived_by[ply].and_then(|before| self.counters[history_slot(before)]);
-        for (index, mv) in level.moves.iter().enumerate() {
-            let traits = self.game.move_traits(state, mv);
+        for index in 0..level.moves.len() {
+            let traits = self.game.move_traits(state, &level.moves[index]);
             level.traits.push(traits);
             let score = if Some(index) == table_move {
                 1 << 30
             } else if traits.captures > 0 || traits.promotes {
-                (1 << 24) + capture_order(self.eval.move_gain(self.game, state, mv), traits)
+                let gain = self.eval.move_gain(self.game, state, &level.moves[index]);
+                let order = capture_order(gain, traits);
+                let losing = may_lose_exchange(gain, traits) && {
+                    let child = level.play(self.game, state, index);
+                    self.loses_exchange(state, child, gain, traits)
+                };
+                if losing {
+                    // After every quiet move.
+                    order - (1 << 23)
+                } else {
+                    (1 << 24) + order
+                }
             } else if self.killers[ply][0] == Some(traits) {
                 (1 << 22) + 1
             } else if self.killers[ply][1] == Some(traits) {
@@ -700,6 +714,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             level.order.push((score, index as u32));
         }
         level.order.sort_by_key(|&(score, index)| (-score, index));
+    }
+
+    /// Whether a capture (`child` is the position after it) risks more than it takes: the piece that
+    /// moves is worth more than what it takes, and the other side can take it where it
+    /// lands. A static exchange cut short at the first recapture (what stands behind
+    /// either side is not weighed), to put such captures last and leave them out of
+    /// the quiescence search.
+    fn loses_exchange(
+        &self,
+        state: &G::State,
+        child: &G::State,
+        gain: MoveGain,
+        traits: MoveTraits,
+    ) -> bool {
+        let Some(to) = traits.to.filter(|_| may_lose_exchange(gain, traits)) else {
+            return false;
+        };
+        let mover = self.game.to_move(state);
+        !self.same_side(mover, self.game.to_move(child)) && self.game.can_take(child, to)
     }
 
     /// Captures and promotions only, until the position is quiet; the side to move may
@@ -724,19 +757,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let evading = searched && self.game.in_check(state);
         level.order.clear();
         level.gains.clear();
+        level.traits.clear();
         for (index, mv) in level.moves.iter().enumerate() {
             let traits = self.game.move_traits(state, mv);
-            let mut worth = 0;
+            let mut gain = MoveGain::default();
             if traits.captures > 0 || traits.promotes {
-                let gain = self.eval.move_gain(self.game, state, mv);
-                worth = gain.gain;
+                gain = self.eval.move_gain(self.game, state, mv);
                 level
                     .order
                     .push((capture_order(gain, traits), index as u32));
             } else if evading {
                 level.order.push((0, index as u32));
             }
-            level.gains.push(worth);
+            level.gains.push(gain);
+            level.traits.push(traits);
         }
         // Where every move captures (captures compulsory), standing on the evaluation
         // would ignore the capture that must come; but in games where nearly every
@@ -762,14 +796,19 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             if self.tick() {
                 break;
             }
+            let (gain, traits) = (level.gains[index], level.traits[index]);
             // Delta pruning: a capture whose whole gain cannot lift the score to alpha.
-            if !forced && alpha.abs() < WIN_BOUND {
-                let gain = level.gains[index];
-                if gain > 0 && stand + gain + DELTA_MARGIN <= alpha {
-                    continue;
-                }
+            if !forced
+                && alpha.abs() < WIN_BOUND
+                && gain.gain > 0
+                && stand + gain.gain + DELTA_MARGIN <= alpha
+            {
+                continue;
             }
             let child = level.play(self.game, state, index);
+            if !forced && self.loses_exchange(state, child, gain, traits) {
+                continue;
+            }
             let value = if self.same_side(mover, self.game.to_move(child)) {
                 self.quiesce(child, alpha, beta, ply + 1, depth + 1)
             } else {
@@ -823,6 +862,12 @@ fn capture_order(gain: MoveGain, traits: MoveTraits) -> i32 {
     let victims = gain.gain.clamp(-(1 << 12), 1 << 12) * 256;
     let attacker = 255 - (gain.mover / 16).clamp(0, 255);
     (1 << 20) + victims + attacker + traits.captures.min(64) as i32 * 4 + i32::from(traits.promotes)
+}
+
+/// Whether a move may lose material to a recapture: it captures with a piece worth
+/// more than what it takes, and promotes nothing.
+fn may_lose_exchange(gain: MoveGain, traits: MoveTraits) -> bool {
+    !traits.promotes && gain.gain + EXCHANGE_MARGIN < gain.mover
 }
 
 /// Plies a late quiet move is searched shallower by: more the deeper the node and the
