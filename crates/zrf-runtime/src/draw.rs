@@ -6,13 +6,14 @@ use smallvec::SmallVec;
 use crate::engine::Engine;
 use crate::guard::RoyalGuard;
 use crate::piece::Piece;
+use crate::reach::Reach;
 use crate::run::{removal_square, Run, Screen, Steps};
 use crate::state::State;
 use crate::tables::{PassTurn, Turn};
 use crate::templates::Templates;
 use crate::turn::{drop_repeated_turns, Move};
 use crate::watched::{is_royal, royal_squares_after};
-use crate::{Kind, Pos};
+use crate::{Kind, PlayerIx, Pos};
 
 impl<T: Templates> Engine<T> {
     /// A legal turn of `state` chosen uniformly at random, `None` when there is none,
@@ -131,41 +132,12 @@ impl<T: Templates> Engine<T> {
         const MAX_REJECTED: usize = 8;
         let reach = self.tables.reach.as_ref()?;
         let mover = turn.move_as;
-        let drops = (0..self.tables.kinds() as Kind).any(|kind| {
-            self.templates.has_drops(kind) && state.stock(&self.tables, mover, kind) > 0
-        });
-        if drops {
-            return None;
-        }
-        let mut pieces: SmallVec<[Drawn; 32]> = SmallVec::new();
-        let mut total = 0;
-        // The mover's royal squares, which most candidates leave as they are.
-        let mut royal_before: SmallVec<[Pos; 4]> = SmallVec::new();
-        // The pieces whose steps may start elsewhere than on their square: the only
-        // ones whose turns may be the same as another piece's.
-        let mut loose: SmallVec<[Pos; 2]> = SmallVec::new();
-        for (pos, piece) in state.pieces_of(mover) {
-            if is_royal(royal, piece) {
-                royal_before.push(pos);
-            }
-            let bound = reach.max_steps(mover, piece.kind, pos)?;
-            if bound > 0 {
-                if !reach.anchored(mover, piece.kind) {
-                    loose.push(pos);
-                }
-                total += bound as usize;
-                pieces.push(Drawn {
-                    pos,
-                    piece,
-                    bound,
-                    width: bound as usize,
-                    end: total,
-                });
-            }
-        }
-        if total == 0 {
-            return None;
-        }
+        let DrawPlan {
+            mut pieces,
+            mut total,
+            royal_before,
+            loose,
+        } = self.plan_draw(state, mover, royal, reach)?;
         // Read through a slice: the draws index it often, and a small vector's every
         // access tests whether it spilled.
         let pieces = pieces.as_mut_slice();
@@ -283,6 +255,44 @@ impl<T: Templates> Engine<T> {
         found
     }
 
+    /// The mover's pieces as [`Engine::draw_within_bounds`] draws them; `None` where
+    /// it cannot: the mover may drop, a piece has no bound, or nothing can move.
+    fn plan_draw(
+        &self,
+        state: &State,
+        mover: PlayerIx,
+        royal: &[bool],
+        reach: &Reach,
+    ) -> Option<DrawPlan> {
+        let drops = (0..self.tables.kinds() as Kind).any(|kind| {
+            self.templates.has_drops(kind) && state.stock(&self.tables, mover, kind) > 0
+        });
+        if drops {
+            return None;
+        }
+        let mut plan = DrawPlan::default();
+        for (pos, piece) in state.pieces_of(mover) {
+            if is_royal(royal, piece) {
+                plan.royal_before.push(pos);
+            }
+            let bound = reach.max_steps(mover, piece.kind, pos)?;
+            if bound > 0 {
+                if !reach.anchored(mover, piece.kind) {
+                    plan.loose.push(pos);
+                }
+                plan.total += bound as usize;
+                plan.pieces.push(Drawn {
+                    pos,
+                    piece,
+                    bound,
+                    width: bound as usize,
+                    end: plan.total,
+                });
+            }
+        }
+        (plan.total > 0).then_some(plan)
+    }
+
     /// Whether a piece listed before the one on `pos` (pieces are listed in position
     /// order) makes the same turn as `candidate`, a turn of that piece. Another piece's
     /// turn is the same only if it starts where `candidate` starts: a `loose` piece's
@@ -352,4 +362,18 @@ struct Drawn {
     width: usize,
     /// The sum of the widths up to it, its own included.
     end: usize,
+}
+
+/// The mover's pieces a draw picks from ([`Engine::draw_within_bounds`]).
+#[derive(Default)]
+struct DrawPlan {
+    /// Those that may move, with their bounds.
+    pieces: SmallVec<[Drawn; 32]>,
+    /// The sum of their widths.
+    total: usize,
+    /// The mover's royal squares, which most candidates leave as they are.
+    royal_before: SmallVec<[Pos; 4]>,
+    /// The pieces whose steps may start elsewhere than on their square: the only ones
+    /// whose turns may be the same as another piece's.
+    loose: SmallVec<[Pos; 2]>,
 }
