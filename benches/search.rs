@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use shakmaty::{Chess, Position};
 use zrf::build::{Config, Selection};
-use zrf_search::driver::{measure_playouts, measure_search, PlayoutSpeed};
+use zrf_play::driver::{measure_playouts, measure_search, PlayoutSpeed};
 use zrf_search::{Iteration, Limits, SplitMix64};
 
 #[global_allocator]

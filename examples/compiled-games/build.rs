@@ -70,8 +70,8 @@ fn corpus_games() -> Result<(), BuildError> {
                 games,
                 "    CompiledGame {{ file: {file:?}, title: {title:?}, depth: {depth}, perft: |depth| {{ \
                  let game = {module}::engine(); zrf_search::perft(&game, &game.start(), depth) }}, \
-                 search: |limits| zrf_search::driver::measure_search(&{module}::engine(), limits), \
-                 playouts: |seconds| zrf_search::driver::measure_playouts(&{module}::engine(), seconds) }},",
+                 search: |limits| zrf_play::driver::measure_search(&{module}::engine(), limits), \
+                 playouts: |seconds| zrf_play::driver::measure_playouts(&{module}::engine(), seconds) }},",
                 file = file.display().to_string(),
             );
         }

@@ -9,7 +9,8 @@ use crate::codegen::{sanitise, Case};
 /// How the package names the runtime crates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RuntimeDependency {
-    /// `path = "<dir>/zrf-runtime"` and `"<dir>/zrf-search"`: inside this workspace.
+    /// `path = "<dir>/zrf-runtime"`, `"<dir>/zrf-search"` and `"<dir>/zrf-play"`: inside
+    /// this workspace.
     Path(PathBuf),
     /// `version = "..."` from crates.io.
     Version(String),
@@ -133,6 +134,7 @@ pub fn manifest(options: &PackageOptions, description: &str, package_dir: &Path)
          [dependencies]\n\
          {runtime}\n\
          {search}\n\
+         {play}\n\
          \n\
          [workspace]\n",
         marker = super::GENERATED_MARKER,
@@ -141,6 +143,7 @@ pub fn manifest(options: &PackageOptions, description: &str, package_dir: &Path)
         description = toml_string(description),
         runtime = options.runtime.dependency("zrf-runtime", package_dir),
         search = options.runtime.dependency("zrf-search", package_dir),
+        play = options.runtime.dependency("zrf-play", package_dir),
     )
 }
 
@@ -170,13 +173,13 @@ fn rules_file_name(generated: &Generated) -> String {
         .map_or_else(String::new, |name| name.to_string_lossy().into_owned())
 }
 
-/// The package's `main`: one engine, or several for [`zrf_search::driver::run_variants`],
+/// The package's `main`: one engine, or several for `zrf_play::driver::run_variants`,
 /// handed to the command line every compiled engine shares; `rules_file` is the name its
 /// saved games give for the rules.
 fn main_rs(library: &str, titles: &[String], rules_file: &str) -> String {
     let (imports, body) = if titles.len() == 1 {
         (
-            "use zrf_search::driver::run_engine;".to_string(),
+            "use zrf_play::driver::run_engine;".to_string(),
             format!(
                 "fn main() -> ExitCode {{\n    \
                  run_engine({library}::engine, RULES_FILE, std::env::args().skip(1).collect())\n}}\n"
@@ -199,7 +202,7 @@ fn main_rs(library: &str, titles: &[String], rules_file: &str) -> String {
             })
             .collect();
         (
-            "use zrf_search::driver::{run_engine, run_variants, Packaged};\nuse zrf_search::uci::play_variant;\nuse zrf_search::web::table;"
+            "use zrf_play::driver::{run_engine, run_variants, Packaged};\nuse zrf_play::uci::play_variant;\nuse zrf_play::web::table;"
                 .to_string(),
             format!(
                 "/// The games of the package: `--variant TITLE` chooses one (the first by default).\n\

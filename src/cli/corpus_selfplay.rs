@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use clap::Args;
 use rayon::prelude::*;
-use zrf_search::{Contender, MatchOptions, Settings};
+use zrf_play::{Contender, MatchOptions};
+use zrf_search::Settings;
 
 use super::differential::{sample_games, Candidate};
 use super::expectations::{good_or_not, Expectations, Strictness};
@@ -133,7 +134,7 @@ fn play_one(candidate: &Candidate, args: &CorpusSelfplayArgs) -> (String, String
     };
     let played = panic::catch_unwind(AssertUnwindSafe(|| {
         let make = || blueprint.engine();
-        zrf_search::play_match(&make, &[contender("A"), contender("B")], &options, &|_| {})
+        zrf_play::play_match(&make, &[contender("A"), contender("B")], &options, &|_| {})
     }));
     match played {
         Err(_) => ("panic".to_string(), String::new()),

@@ -22,9 +22,10 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use zrf_play::driver::Budget;
+use zrf_play::MatchOptions;
 use zrf_runtime::{printable, printable_lines};
-use zrf_search::driver::Budget;
-use zrf_search::{Algorithm, Limits, MatchOptions, Settings};
+use zrf_search::{Algorithm, Limits, Settings};
 
 use crate::diag::{self, Diagnostic};
 use crate::expand::{ExpandOptions, Expanded, GameKind};
@@ -522,7 +523,7 @@ impl EngineArgs {
             algorithm: self.engine,
             limits,
             seed: self.seed,
-            threads: zrf_search::driver::threads(self.threads),
+            threads: zrf_play::driver::threads(self.threads),
             ..Settings::default()
         }
     }
@@ -651,7 +652,7 @@ pub fn main() -> ExitCode {
         }
     };
     if !matches!(cli.command, Command::Serve { .. }) {
-        zrf_search::driver::end_quietly_on_a_closed_pipe();
+        zrf_play::driver::end_quietly_on_a_closed_pipe();
     }
     let color = color_choice(cli.color);
     // The corpus runs report runaway rules per game; the rest, for their one game.
@@ -724,7 +725,7 @@ pub fn main() -> ExitCode {
                 depth,
                 divide,
                 expect,
-                threads: zrf_search::driver::threads(threads),
+                threads: zrf_play::driver::threads(threads),
             },
             &front_end.options(),
             color,
@@ -807,7 +808,7 @@ pub fn main() -> ExitCode {
                         Some(depth) => Budget::Depth(depth),
                         None => Budget::Seconds(time),
                     };
-                    let mut contenders = zrf_search::driver::contenders(
+                    let mut contenders = zrf_play::driver::contenders(
                         engine,
                         budget(time),
                         vs_engine.or(engine),
@@ -823,7 +824,7 @@ pub fn main() -> ExitCode {
                 options: MatchOptions {
                     games,
                     max_turns,
-                    threads: threads.unwrap_or_else(zrf_search::driver::available_threads),
+                    threads: threads.unwrap_or_else(zrf_play::driver::available_threads),
                     seed,
                     max_seconds: None,
                 },
@@ -889,7 +890,7 @@ pub fn main() -> ExitCode {
         Command::Differential(args) => differential::differential(&args),
         Command::CorpusSelfplay(args) => corpus_selfplay::run(&args),
     };
-    if let Some(report) = zrf_search::driver::runaway_report().filter(|_| one_game) {
+    if let Some(report) = zrf_play::driver::runaway_report().filter(|_| one_game) {
         eprintln!("error: {report}");
         return ExitCode::from(code.max(1));
     }

@@ -6,13 +6,14 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use codespan_reporting::term::termcolor::ColorChoice;
+use zrf_play::board;
+use zrf_play::driver;
+use zrf_play::move_text::{read_move, Reading};
+use zrf_play::terminal::{self, Seats};
+use zrf_play::web;
+use zrf_play::{Contender, MatchGame, MatchOptions, Tally};
 use zrf_runtime::Game;
-use zrf_search::board;
-use zrf_search::driver;
-use zrf_search::move_text::{read_move, Reading};
-use zrf_search::terminal::{self, Seats};
-use zrf_search::web;
-use zrf_search::{Contender, MatchGame, MatchOptions, Settings, Tally};
+use zrf_search::Settings;
 
 use super::{choose_game, run_front_end};
 use crate::frontend::FrontEndOptions;
@@ -151,7 +152,7 @@ pub fn perft(
 }
 
 /// The position after `after` (moves as people write them: see
-/// [`zrf_search::move_text`]) from the start; `Err` is the exit code after saying which
+/// [`zrf_play::move_text`]) from the start; `Err` is the exit code after saying which
 /// move could not be read and why, with the moves it could have been.
 fn after_moves(engine: &Interpreted, after: &[String]) -> Result<AfterMoves, u8> {
     let mut state = engine.start();
@@ -320,7 +321,7 @@ pub fn play(
         return 0;
     }
     let text = zrf_runtime::saved_game(tables, &rules_name, &seats.humans, &played.records);
-    match zrf_search::save_new_file(&path, &text) {
+    match zrf_play::save_new_file(&path, &text) {
         Ok(saved) => {
             let _ = writeln!(
                 stdout,
@@ -361,7 +362,7 @@ pub struct SelfplayRequest {
     pub contenders: [Contender; 2],
     pub options: MatchOptions,
     /// Where to save every game as a .zsg file: `None` to keep none, `Some(None)` for
-    /// a new folder named after the rules ([`zrf_search::save_folder`]).
+    /// a new folder named after the rules ([`zrf_play::save_folder`]).
     pub save: Option<Option<PathBuf>>,
 }
 
@@ -387,7 +388,7 @@ pub fn selfplay(
     );
     let folder = match &request.save {
         None => None,
-        Some(dir) => match zrf_search::save_folder(dir.as_deref(), &rules_name) {
+        Some(dir) => match zrf_play::save_folder(dir.as_deref(), &rules_name) {
             Ok(folder) => Some(folder),
             Err(err) => {
                 eprintln!("error: {err}");
@@ -413,7 +414,7 @@ pub fn selfplay(
             game.turns
         ));
     };
-    let games = zrf_search::play_match(
+    let games = zrf_play::play_match(
         &make_engine,
         &request.contenders,
         &request.options,
@@ -421,7 +422,7 @@ pub fn selfplay(
     );
     bar.finish_and_clear();
     if let Some(folder) = &folder {
-        if let Err(err) = zrf_search::save_games(folder, tables, &rules_name, &games) {
+        if let Err(err) = zrf_play::save_games(folder, tables, &rules_name, &games) {
             eprintln!("error: {err}");
             return 2;
         }
@@ -489,20 +490,20 @@ pub fn uci(
     let plays: Vec<_> = blueprints
         .iter()
         .map(|blueprint| {
-            move |session: &mut zrf_search::uci::Session<'_>| {
-                zrf_search::uci::play_variant(&|| blueprint.engine(), session)
+            move |session: &mut zrf_play::uci::Session<'_>| {
+                zrf_play::uci::play_variant(&|| blueprint.engine(), session)
             }
         })
         .collect();
-    let variants: Vec<zrf_search::uci::Variant<'_>> = titles
+    let variants: Vec<zrf_play::uci::Variant<'_>> = titles
         .iter()
         .zip(&plays)
-        .map(|(title, play)| zrf_search::uci::Variant {
+        .map(|(title, play)| zrf_play::uci::Variant {
             title: title.clone(),
             play,
         })
         .collect();
-    match zrf_search::uci::run_uci_variants(&variants, first) {
+    match zrf_play::uci::run_uci_variants(&variants, first) {
         Ok(()) => 0,
         Err(err) => {
             eprintln!("error: {err}");

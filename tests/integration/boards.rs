@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
+use zrf_play::board::{move_squares, svg_board, text_board, SvgOptions};
+use zrf_play::move_text::{read_move, Reading};
 use zrf_runtime::Game;
-use zrf_search::board::{move_squares, svg_board, text_board, SvgOptions};
-use zrf_search::move_text::{read_move, Reading};
 
 fn pictures(file: &str, after: &[&str]) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);

@@ -5,9 +5,9 @@
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};
 use zrf::interp::Interpreted;
+use zrf_play::move_text::{read_move, Reading};
+use zrf_play::uci::{Castling, Namer};
 use zrf_runtime::{Game, SplitMix64, State};
-use zrf_search::move_text::{read_move, Reading};
-use zrf_search::uci::{Castling, Namer};
 
 use crate::perft::engine;
 

@@ -259,7 +259,7 @@ fn uci_selfplay(sample: &str, games: u64, plies: usize) -> Vec<(Option<Outcome>,
             .expect("sent");
             let line = until("bestmove ");
             let chosen = line.trim_start_matches("bestmove ").to_string();
-            let names = zrf_search::uci::uci_names(&engine, &state, &moves);
+            let names = zrf_play::uci::uci_names(&engine, &state, &moves);
             let index = names
                 .iter()
                 .position(|n| *n == chosen)

@@ -8,8 +8,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 use zrf::interp::Interpreted;
+use zrf_play::uci::{Castling, FenBoard, Namer};
 use zrf_runtime::{SplitMix64, State};
-use zrf_search::uci::{Castling, FenBoard, Namer};
 
 use crate::perft::engine;
 

@@ -11,7 +11,7 @@ use zrf_runtime::Tables;
 /// conventions of the rules files that keep hands on the grid (Doubutsu and the small
 /// shogis): a zone named like `hand-zone` or `off-board`, or the drawn positions
 /// outside a zone named `board-zone` (or `board`) where one leaves some out.
-pub(crate) fn hand_positions(tables: &Tables) -> Vec<bool> {
+pub fn hand_positions(tables: &Tables) -> Vec<bool> {
     let positions = tables.positions.len();
     let members = |zone: usize| -> Vec<bool> {
         (0..positions)

@@ -48,7 +48,7 @@ pub mod corpus {
         /// Alpha-beta from the start within the limits: the last iteration completed.
         pub search: fn(zrf_search::Limits) -> Option<zrf_search::Iteration>,
         /// Random games from the start for about so many seconds.
-        pub playouts: fn(f64) -> zrf_search::driver::PlayoutSpeed,
+        pub playouts: fn(f64) -> zrf_play::driver::PlayoutSpeed,
     }
 
     zrf_runtime::include_game!("corpus_games");

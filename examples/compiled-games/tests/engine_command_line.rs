@@ -1,11 +1,11 @@
-//! The command line every compiled package's `main` hands to `zrf_search::driver`, on a
+//! The command line every compiled package's `main` hands to `zrf_play::driver`, on a
 //! compiled sample: what `--variant` does in a package of one game, and what its
 //! commands print (run as the package's program).
 
 use std::process::ExitCode;
 
 use zrf_example_games::tictactoe;
-use zrf_search::driver::run_engine;
+use zrf_play::driver::run_engine;
 
 fn run(args: &[&str]) -> ExitCode {
     run_engine(

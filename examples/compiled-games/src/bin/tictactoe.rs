@@ -2,7 +2,7 @@
 //! `main`, so that tests run the command line a package's users run.
 
 fn main() -> std::process::ExitCode {
-    zrf_search::driver::run_engine(
+    zrf_play::driver::run_engine(
         zrf_example_games::tictactoe::engine,
         "tictactoe.zrf",
         std::env::args().skip(1).collect(),

@@ -73,7 +73,7 @@ pub struct Namer {
     squares: bool,
     letters: Vec<char>,
     castling: Castling,
-    /// Per position: a hand kept on the grid ([`crate::hands::hand_positions`]).
+    /// Per position: a hand kept on the grid ([`zrf_search::hands::hand_positions`]).
     hand: Vec<bool>,
     /// Per piece type: a promoted form (no piece of it at the start), written `+`.
     promoted_form: Vec<bool>,
@@ -87,7 +87,7 @@ struct Named {
 
 impl Namer {
     pub fn new(tables: &Tables, castling: Castling) -> Namer {
-        let hand = crate::hands::hand_positions(tables);
+        let hand = zrf_search::hands::hand_positions(tables);
         let mut on_board = tables
             .positions
             .iter()

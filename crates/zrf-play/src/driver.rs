@@ -8,14 +8,13 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use zrf_runtime::{Engine, Game, Templates};
+use zrf_search::{
+    alpha_beta, level_limits, mcts, Algorithm, AlphaBetaOptions, Iteration, Limits, MctsOptions,
+    RulesEval, Settings, TranspositionTable,
+};
 
-use crate::ai::{level_limits, Algorithm, Settings};
-use crate::alphabeta::{alpha_beta, AlphaBetaOptions, Iteration, Limits};
-use crate::eval::RulesEval;
-use crate::mcts::{mcts, MctsOptions};
 use crate::selfplay::{play_match, Contender, MatchOptions, Tally};
 use crate::terminal::{ask_at_terminal, play_game, Seats};
-use crate::tt::TranspositionTable;
 
 /// What [`measure_playouts`] counted.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,7 +36,7 @@ pub fn measure_playouts<G: Game>(game: &G, seconds: f64) -> PlayoutSpeed {
     let clock = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
     while games == 0 || clock.elapsed().as_secs_f64() < seconds {
-        let (played, _) = crate::random_game(game, games + 1, 1000);
+        let (played, _) = zrf_search::random_game(game, games + 1, 1000);
         games += 1;
         plies += played as u64;
     }
@@ -76,7 +75,7 @@ pub fn bench<T: Templates>(engine: &Engine<T>, seconds: f64) -> String {
     let mut depth = 1;
     loop {
         let clock = Instant::now();
-        let count = crate::perft(engine, &start, depth);
+        let count = zrf_search::perft(engine, &start, depth);
         let spent = clock.elapsed();
         if spent * 8 > budget || count == 0 || depth >= 12 {
             let rate = count as f64 / spent.as_secs_f64().max(1e-9);
@@ -164,7 +163,7 @@ pub fn describe_eval<T: Templates>(engine: &Engine<T>) -> String {
         .tables
         .evaluation
         .as_deref()
-        .map(crate::learn::Learned::parse);
+        .map(zrf_search::learn::Learned::parse);
     if let Some(Ok(learned)) = learned {
         text.push_str(&format!(
             "evaluation: learned from {} self-play games ({} positions); each piece within two \
@@ -588,7 +587,7 @@ fn perft_command<T: Templates>(engine: &Engine<T>, options: &mut Options) -> Res
     let mut out = io::stdout().lock();
     for d in 1..=depth {
         let clock = Instant::now();
-        let count = crate::perft(engine, &start, d);
+        let count = zrf_search::perft(engine, &start, d);
         let seconds = clock.elapsed().as_secs_f64();
         let line = format!(
             "depth {d}: {count} ({:.0} leaves/s)",

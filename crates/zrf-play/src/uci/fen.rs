@@ -50,7 +50,7 @@ impl FenBoard {
     /// The FEN view of a game, or why it has none.
     pub fn new<T: Templates>(engine: &Engine<T>) -> Result<FenBoard, String> {
         let tables = &engine.tables;
-        let hands = crate::hands::hand_positions(tables);
+        let hands = zrf_search::hands::hand_positions(tables);
         if let Some(hand) = hands.iter().position(|&h| h) {
             return Err(format!(
                 "its hands are kept as positions beside the board ({}), which FEN has no \
@@ -92,7 +92,7 @@ impl FenBoard {
                 coordinates.insert(pos, (f, r));
             }
         }
-        let [white, black] = crate::learn::two_sides(tables).map_err(|players| {
+        let [white, black] = zrf_search::learn::two_sides(tables).map_err(|players| {
             format!("FEN is for two sides; this game has {players} players who move")
         })?;
         let letters = piece_letters(tables);

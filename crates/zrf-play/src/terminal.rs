@@ -7,11 +7,10 @@
 use std::io::{self, BufRead, Read, Write};
 
 use zrf_runtime::{Engine, Game, Move, Outcome, PlayerIx, State, Templates};
+use zrf_search::{parallel::MakeEngine, Ai, Algorithm, Choice, Settings};
 
-use crate::ai::{Ai, Algorithm, Choice, Settings};
 use crate::board::text_board;
 use crate::move_text::{read_move, Reading};
-use crate::parallel::MakeEngine;
 
 /// Who moves for each player in [`play_game`].
 #[derive(Clone, Debug)]

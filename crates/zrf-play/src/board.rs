@@ -133,7 +133,7 @@ impl Layout {
                 .collect(),
             columns: xs.len(),
             rows: ys.len(),
-            hand: crate::hands::hand_positions(tables),
+            hand: zrf_search::hands::hand_positions(tables),
         }
     }
 

@@ -12,9 +12,8 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tiny_http::{Header, Method, Request, Response, Server};
 use zrf_runtime::{Engine, Game, Move, PlayerIx, Pos, State, Templates};
+use zrf_search::{Ai, Algorithm, Limits, Settings};
 
-use crate::ai::{Ai, Algorithm, Settings};
-use crate::alphabeta::Limits;
 use crate::board::{about_text, move_squares, svg_board, SvgOptions};
 use crate::move_text::{read_move, Reading};
 

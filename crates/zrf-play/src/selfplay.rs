@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use zrf_runtime::{Engine, Game, Outcome, PlayerIx, Tables, Templates};
 
-use crate::ai::{Ai, Settings};
+use zrf_search::{Ai, Settings};
 
 /// One side of a match.
 #[derive(Clone, Debug)]

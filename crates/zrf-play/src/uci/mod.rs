@@ -27,9 +27,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use zrf_runtime::{Engine, Game, State, Templates};
+use zrf_search::{Ai, Algorithm, Iteration, Limits, Settings, WIN, WIN_BOUND};
 
-use crate::ai::{Ai, Algorithm, Settings};
-use crate::alphabeta::{Iteration, Limits, WIN, WIN_BOUND};
 use crate::move_text::{read_move, Reading};
 pub use fen::FenBoard;
 pub use names::{is_square_name, piece_letters, Castling, Namer};
@@ -376,7 +375,7 @@ fn limits_of(words: &[String], first: bool) -> Limits {
 fn go<T: Templates>(
     engine: &Engine<T>,
     namer: &Namer,
-    ai: &mut Ai<'_, Engine<T>, crate::RulesEval>,
+    ai: &mut Ai<'_, Engine<T>, zrf_search::RulesEval>,
     state: &State,
     limits: Limits,
     stop: &AtomicBool,

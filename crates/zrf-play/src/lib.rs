@@ -1,0 +1,19 @@
+//! Ways to play any engine of the runtime with the algorithms of `zrf-search`: the game
+//! loop at the terminal ([`terminal`]), the Universal Chess Interface ([`uci`]), a game
+//! page served to a web browser ([`web`], feature `web`), pictures of positions
+//! ([`board`]), moves typed as a person writes them ([`move_text`]), self-play matches
+//! that save their games ([`play_match`]), and the command line every compiled engine
+//! shares ([`driver`]).
+
+pub mod board;
+pub mod driver;
+pub mod move_text;
+mod selfplay;
+pub mod terminal;
+pub mod uci;
+#[cfg(feature = "web")]
+pub mod web;
+
+pub use selfplay::{
+    play_match, save_folder, save_games, save_new_file, Contender, MatchGame, MatchOptions, Tally,
+};
