@@ -6,7 +6,10 @@
 //! with its least valuable kinds alone: [`Evaluator::null_move_allowed`]), futility
 //! pruning of quiet moves at the frontier, late-move reductions that grow with depth
 //! and move number, and a quiescence search over captures and promotions with delta
-//! pruning (every move when the side to move is in check).
+//! pruning (every move when the side to move is in check). A capture by a piece worth
+//! more than what it takes, where the other side can take it back
+//! ([`Game::can_take`]), is ordered after the quiet moves and left out of the
+//! quiescence search.
 //!
 //! Turn orders need not alternate: a child whose mover is on the same side as its
 //! parent's is searched with the same window, not a negated one. With more than two
