@@ -712,3 +712,39 @@ fn the_random_games_of_a_seed_are_pinned() {
         assert_eq!(games.join(" "), expected, "{}", engine.tables.title);
     }
 }
+
+#[test]
+fn results_supposing_a_move_agree_with_the_listed_moves_wherever_there_is_one() {
+    for sample in [
+        "chess.zrf",
+        "checkers.zrf",
+        "tictactoe.zrf",
+        "hopdrop.zrf",
+        "minishogi.zrf",
+        "xiangqi.zrf",
+    ] {
+        let engine = engine(sample);
+        let (mut checked, mut over) = (0, 0);
+        for seed in 1..=3 {
+            zrf_search::playout(&engine, seed, 300, |state| {
+                let moves = engine.legal_moves(state);
+                if !moves.is_empty() {
+                    let listed = engine.outcome(state, &moves);
+                    assert_eq!(engine.outcome_with_a_move(state), listed, "{sample}");
+                    checked += 1;
+                    over += usize::from(listed.is_some());
+                }
+                true
+            });
+        }
+        assert!(checked > 20, "{sample}: {checked} positions");
+        // Tic-tac-toe's lines end games while moves remain.
+        if sample == "tictactoe.zrf" {
+            assert!(over > 0, "no game ended with moves left");
+        }
+    }
+    // The quiescence search may stand on the evaluation unlisted only where no rule
+    // forces captures: checkers' jumps come first by `move-priorities`.
+    assert!(!Game::captures_may_be_forced(&engine("chess.zrf")));
+    assert!(Game::captures_may_be_forced(&engine("checkers.zrf")));
+}

@@ -35,6 +35,19 @@ pub trait Game {
     /// The result if the game is over in `state`, given its legal moves (which matter
     /// only through whether there are any: one legal move stands for all).
     fn outcome(&self, state: &Self::State, moves: &[Self::Move]) -> Option<Outcome>;
+    /// [`Game::outcome`] supposing the player to move has a legal move, answered
+    /// without listing them where the game can (by default it lists them, and answers
+    /// for what it finds): a search that stands on its evaluation without looking at
+    /// the moves asks this, and takes a position without moves for one that has some.
+    fn outcome_with_a_move(&self, state: &Self::State) -> Option<Outcome> {
+        self.outcome(state, &self.legal_moves(state))
+    }
+    /// Whether the rules may force a capture on the player to move (`move-priorities`,
+    /// `maximal captures`), so that a search may not stand on its evaluation without
+    /// first seeing whether every move captures. True where the game cannot tell.
+    fn captures_may_be_forced(&self) -> bool {
+        true
+    }
     /// A legal move of `state` chosen uniformly at random with `rng`, `None` when there
     /// is none, played into `after` (as [`Game::play_into`]; left unspecified when there
     /// is none); `moves` is a buffer. Engines may find it without listing every legal
@@ -188,6 +201,14 @@ impl<T: Templates> Game for Engine<T> {
         };
         *taken = true;
         self.attacks_on(state, turn, piece.owner, &[square], &kind_taken)
+    }
+
+    fn outcome_with_a_move(&self, state: &State) -> Option<Outcome> {
+        Engine::outcome_with_a_move(self, state)
+    }
+
+    fn captures_may_be_forced(&self) -> bool {
+        !self.tables.priorities.is_empty() || self.tables.options.maximal_captures
     }
 
     fn null_move(&self, state: &State) -> Option<State> {

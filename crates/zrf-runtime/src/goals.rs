@@ -48,19 +48,25 @@ impl<T: Templates> Engine<T> {
     /// The result of the game in `state`, if it is over. `moves` are the legal moves of
     /// the player to move (computed by the caller, who usually needs them anyway).
     pub fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {
-        outcome(self, state, moves)
+        outcome(self, state, !moves.is_empty())
+    }
+
+    /// [`Engine::outcome`] where the player to move has a legal move (whichever: only
+    /// whether there is one matters), without listing them.
+    pub fn outcome_with_a_move(&self, state: &State) -> Option<Outcome> {
+        outcome(self, state, true)
     }
 }
 
-fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) -> Option<Outcome> {
+fn outcome<T: Templates>(engine: &Engine<T>, state: &State, has_moves: bool) -> Option<Outcome> {
     let tables = &engine.tables;
     let at_start = state.turn == 0;
-    if at_start && !moves.is_empty() {
+    if at_start && has_moves {
         return None;
     }
     // The goals about having no move cannot hold while there is one, and the rest hold
     // only on a third occurrence, which also ends the game without them.
-    if !moves.is_empty()
+    if has_moves
         && tables.goals_wait_for_no_move_or_repetition()
         && !state.occurs_at_least(tables, 3)
     {
@@ -70,7 +76,7 @@ fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) -> O
     let view = View {
         engine,
         state,
-        moves,
+        has_moves,
         to_move,
         third_occurrence: OnceCell::new(),
     };
@@ -97,7 +103,7 @@ fn outcome<T: Templates>(engine: &Engine<T>, state: &State, moves: &[Move]) -> O
             });
         }
     }
-    if moves.is_empty() || view.third_occurrence() {
+    if !has_moves || view.third_occurrence() {
         return Some(Outcome::Draw);
     }
     None
@@ -119,7 +125,8 @@ fn count_outcome(tables: &Tables, state: &State) -> Outcome {
 struct View<'a, T> {
     engine: &'a Engine<T>,
     state: &'a State,
-    moves: &'a [Move],
+    /// Whether the player to move has a legal move.
+    has_moves: bool,
     to_move: PlayerIx,
     /// Whether the position occurs for the third time: asked by a `repetition` goal
     /// and again by the rule that a third repetition ends the game.
@@ -143,7 +150,7 @@ impl<T: Templates> View<'_, T> {
             GoalCond::PiecesRemaining { count, kind } => {
                 self.piece_count_is(self.state, Some(player), *kind, *count as usize)
             }
-            GoalCond::Stalemated => player == self.to_move && self.moves.is_empty(),
+            GoalCond::Stalemated => player == self.to_move && !self.has_moves,
             _ => self.holds_otherwise(cond, player),
         }
     }
@@ -158,7 +165,7 @@ impl<T: Templates> View<'_, T> {
             }
             GoalCond::Repetition => player == self.to_move && self.third_occurrence(),
             GoalCond::Checkmated(kinds) => {
-                player == self.to_move && self.moves.is_empty() && self.attacked(player, kinds)
+                player == self.to_move && !self.has_moves && self.attacked(player, kinds)
             }
             GoalCond::Captured(kinds) => state
                 .last_captured

@@ -750,14 +750,29 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         ply: usize,
         depth: u32,
     ) -> i32 {
-        let (mut level, mover) = match self.open(state, ply) {
-            Ok(opened) => opened,
-            Err(over) => return over,
-        };
-        let stand = self.static_score(state, mover);
+        let mover = self.game.to_move(state);
         let searched =
             depth < QUIESCENCE_PLIES && ply + 1 < MAX_PLY && !self.game.plays_at_random(mover);
         let evading = searched && self.game.in_check(state);
+        // Where nothing forces a move on the side (no check; in the first plies, no rule
+        // that may make captures compulsory), it may stand on the evaluation before its
+        // moves are listed and tested, taking a position without moves for one with some.
+        let mut stand = None;
+        if !evading && (depth >= FORCED_PLIES || !self.game.captures_may_be_forced()) {
+            if let Some(outcome) = self.game.outcome_with_a_move(state) {
+                return self.outcome_score(outcome, mover, ply);
+            }
+            let score = self.static_score(state, mover);
+            if score >= beta || !searched {
+                return score;
+            }
+            stand = Some(score);
+        }
+        let mut level = match self.open(state, ply) {
+            Ok((level, _)) => level,
+            Err(over) => return over,
+        };
+        let stand = stand.unwrap_or_else(|| self.static_score(state, mover));
         level.order.clear();
         level.gains.clear();
         level.traits.clear();
