@@ -748,3 +748,33 @@ fn results_supposing_a_move_agree_with_the_listed_moves_wherever_there_is_one() 
     assert!(!Game::captures_may_be_forced(&engine("chess.zrf")));
     assert!(Game::captures_may_be_forced(&engine("checkers.zrf")));
 }
+
+#[test]
+fn the_wanted_legal_moves_are_the_legal_moves_filtered() {
+    for sample in [
+        "chess.zrf",
+        "checkers.zrf",
+        "hopdrop.zrf",
+        "minishogi.zrf",
+        "xiangqi.zrf",
+    ] {
+        let engine = engine(sample);
+        let mut among = Vec::new();
+        let mut compared = 0;
+        for seed in 1..=3 {
+            zrf_search::playout(&engine, seed, 300, |state| {
+                let loud = |mv: &zrf_runtime::Move| {
+                    let traits = engine.move_traits(state, mv);
+                    traits.captures > 0 || traits.promotes
+                };
+                let mut legal = engine.legal_moves(state);
+                legal.retain(loud);
+                engine.legal_moves_among_into(state, &mut among, loud);
+                assert_eq!(among, legal, "{sample}");
+                compared += legal.len();
+                true
+            });
+        }
+        assert!(compared > 0, "{sample}: no capture in any position");
+    }
+}

@@ -76,7 +76,7 @@ impl<T: Templates> Engine<T> {
         let (mut guard, listed) = self.screened_turns(state, turn, royal, moves);
         let (Some(undecided), Some(true)) = (listed.undecided, listed.routes_differ) else {
             // Turns that may repeat are told apart once all are decided.
-            guard.keep_legal(self, state, moves, listed.undecided);
+            guard.keep_legal(self, state, moves, listed.undecided, |_| true);
             drop_repeated_turns(moves, listed.routes_differ);
             let drawn = (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())))?;
             self.play_into(state, &drawn, after);

@@ -53,7 +53,7 @@ impl<T: Templates> Engine<T> {
         moves.clear();
         let turn = self.turn(state);
         let routes_differ = match self.tables.royal_kinds(turn.player) {
-            Some(royal) => self.legal_turns_guarded(state, turn, royal, moves),
+            Some(royal) => self.legal_turns_guarded(state, turn, royal, moves, |_| true),
             None => {
                 // Priorities are to drop every other turn once one of the first type
                 // listed is found (with a legality filter, that might drop all of those).
@@ -76,6 +76,35 @@ impl<T: Templates> Engine<T> {
             PassTurn::Always => moves.push(Move::pass()),
             PassTurn::Forced if moves.is_empty() => moves.push(Move::pass()),
             _ => {}
+        }
+    }
+
+    /// The legal turns of the player to move that are `wanted`, into `moves`, in the
+    /// order of [`Engine::legal_moves`]: where no rule makes one turn's legality depend
+    /// on the others (`move-priorities`, `maximal captures`, a pass when no other turn
+    /// is legal), only the wanted turns are tested against the `checkmated` filter.
+    pub fn legal_moves_among_into(
+        &self,
+        state: &State,
+        moves: &mut Vec<Move>,
+        wanted: impl Fn(&Move) -> bool,
+    ) {
+        let turn = self.turn(state);
+        let options = &self.tables.options;
+        let independent = self.tables.priorities.is_empty()
+            && !options.maximal_captures
+            && options.pass_turn != PassTurn::Forced;
+        let royal = self.tables.royal_kinds(turn.player);
+        let Some(royal) = royal.filter(|_| independent) else {
+            self.legal_moves_into(state, moves);
+            moves.retain(wanted);
+            return;
+        };
+        moves.clear();
+        let routes_differ = self.legal_turns_guarded(state, turn, royal, moves, &wanted);
+        drop_repeated_turns(moves, routes_differ);
+        if options.pass_turn == PassTurn::Always && wanted(&Move::pass()) {
+            moves.push(Move::pass());
         }
     }
 

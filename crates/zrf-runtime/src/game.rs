@@ -35,6 +35,18 @@ pub trait Game {
     /// The result if the game is over in `state`, given its legal moves (which matter
     /// only through whether there are any: one legal move stands for all).
     fn outcome(&self, state: &Self::State, moves: &[Self::Move]) -> Option<Outcome>;
+    /// The legal moves of `state` that are `wanted`, in the order of
+    /// [`Game::legal_moves`], into `moves` (emptied first); an engine may test the
+    /// legality of the wanted ones alone (a quiescence search wants captures).
+    fn legal_moves_among_into(
+        &self,
+        state: &Self::State,
+        moves: &mut Vec<Self::Move>,
+        wanted: &dyn Fn(&Self::Move) -> bool,
+    ) {
+        self.legal_moves_into(state, moves);
+        moves.retain(|m| wanted(m));
+    }
     /// [`Game::outcome`] supposing the player to move has a legal move, answered
     /// without listing them where the game can (by default it lists them, and answers
     /// for what it finds): a search that stands on its evaluation without looking at
@@ -201,6 +213,15 @@ impl<T: Templates> Game for Engine<T> {
         };
         *taken = true;
         self.attacks_on(state, turn, piece.owner, &[square], &kind_taken)
+    }
+
+    fn legal_moves_among_into(
+        &self,
+        state: &State,
+        moves: &mut Vec<Move>,
+        wanted: &dyn Fn(&Move) -> bool,
+    ) {
+        Engine::legal_moves_among_into(self, state, moves, wanted);
     }
 
     fn outcome_with_a_move(&self, state: &State) -> Option<Outcome> {

@@ -24,9 +24,10 @@ impl<T: Templates> Engine<T> {
         turn: Turn,
         royal: &[bool],
         moves: &mut Vec<Move>,
+        wanted: impl Fn(&Move) -> bool,
     ) -> Option<bool> {
         let (mut guard, listed) = self.screened_turns(state, turn, royal, moves);
-        guard.keep_legal(self, state, moves, listed.undecided);
+        guard.keep_legal(self, state, moves, listed.undecided, wanted);
         listed.routes_differ
     }
 
@@ -60,7 +61,7 @@ impl<T: Templates> Engine<T> {
         let turn = self.turn(state);
         let royal = self.tables.royal_kinds(turn.player)?;
         let mut screened = Vec::new();
-        self.legal_turns_guarded(state, turn, royal, &mut screened);
+        self.legal_turns_guarded(state, turn, royal, &mut screened, |_| true);
         let mut guard = RoyalGuard::new(self, state, turn, royal);
         let mut after = state.clone();
         self.pseudo_legal(state, turn).into_iter().find_map(|m| {
@@ -315,30 +316,36 @@ impl<'a> RoyalGuard<'a> {
         state: &State,
         moves: &mut Vec<Move>,
         undecided: Option<u64>,
+        wanted: impl Fn(&Move) -> bool,
     ) {
         match undecided {
-            Some(undecided) => self.keep_screened(engine, state, moves, undecided),
-            None => moves.retain(|m| self.keeps_royal_safe(engine, state, m)),
+            Some(undecided) => self.keep_screened(engine, state, moves, undecided, wanted),
+            None => moves.retain(|m| wanted(m) && self.keeps_royal_safe(engine, state, m)),
         }
     }
 
-    /// Keeps the legal turns of `moves`, screened with this guard's footprint: those not
-    /// listed in `undecided` are legal exactly when the position before was safe.
+    /// Keeps the legal turns of `moves` that are `wanted`, screened with this guard's
+    /// footprint: those not listed in `undecided` are legal exactly when the position
+    /// before was safe.
     fn keep_screened<T: Templates>(
         &mut self,
         engine: &Engine<T>,
         state: &State,
         moves: &mut Vec<Move>,
         undecided: u64,
+        wanted: impl Fn(&Move) -> bool,
     ) {
         if undecided == 0 && moves.len() <= 64 && !self.attacked_before {
+            moves.retain(wanted);
             return;
         }
         let mut index = 0;
         moves.retain(|m| {
             let this = index;
             index += 1;
-            if Screen::is_undecided(undecided, this) {
+            if !wanted(m) {
+                false
+            } else if Screen::is_undecided(undecided, this) {
                 self.keeps_royal_safe(engine, state, m)
             } else {
                 !self.attacked_before

@@ -9,7 +9,9 @@
 //! pruning (every move when the side to move is in check). A capture by a piece worth
 //! more than what it takes, where the other side can take it back
 //! ([`Game::can_take`]), is ordered after the quiet moves and left out of the
-//! quiescence search.
+//! quiescence search. Where no move is forced on the side to move there, the
+//! quiescence search stands on the evaluation before listing any move, and lists
+//! (and tests the legality of) only the captures and promotions it searches.
 //!
 //! Turn orders need not alternate: a child whose mover is on the same side as its
 //! parent's is searched with the same window, not a negated one. With more than two
@@ -768,9 +770,23 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             }
             stand = Some(score);
         }
-        let mut level = match self.open(state, ply) {
-            Ok((level, _)) => level,
-            Err(over) => return over,
+        let captures_only = stand.is_some();
+        let mut level = if captures_only {
+            // Then only its captures and promotions are searched, and only their
+            // legality need be tested.
+            let mut level = self.take_ply(ply);
+            let game = self.game;
+            let loud = |mv: &G::Move| {
+                let traits = game.move_traits(state, mv);
+                traits.captures > 0 || traits.promotes
+            };
+            game.legal_moves_among_into(state, &mut level.moves, &loud);
+            level
+        } else {
+            match self.open(state, ply) {
+                Ok((level, _)) => level,
+                Err(over) => return over,
+            }
         };
         let stand = stand.unwrap_or_else(|| self.static_score(state, mover));
         level.order.clear();
@@ -793,8 +809,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         // Where every move captures (captures compulsory), standing on the evaluation
         // would ignore the capture that must come; but in games where nearly every
         // move captures (sowing games) that would search everything, so only the first
-        // plies of the quiescence search are held to it.
-        let forced = evading || (depth < FORCED_PLIES && level.order.len() == level.moves.len());
+        // plies of the quiescence search are held to it (where the rules may force
+        // captures: the captures alone were listed where they cannot).
+        let all_capture = !captures_only && level.order.len() == level.moves.len();
+        let forced = evading || (depth < FORCED_PLIES && all_capture);
         if level.order.is_empty() || !searched {
             self.give_ply(ply, level);
             return stand;
