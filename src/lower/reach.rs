@@ -35,12 +35,12 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
     let total: usize = counts.iter().map(|&c| c as usize).sum();
     // Each template's reach where it fits (each type's is then their union), else
     // each type's.
-    let keep_templates = players * positions * total * words <= MAX_WORDS;
+    let keep_templates = layout.template_rows(total) <= MAX_WORDS;
     let mut bounded = vec![true; layout.pairs()];
     let mut bits = vec![
         0u64;
         if keep_templates {
-            players * positions * total * words
+            layout.template_rows(total)
         } else {
             layout.rows()
         }
@@ -89,8 +89,7 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                     }
                     steps = steps.saturating_add(walker.adds);
                     let set = if keep_templates {
-                        ((player * positions + from as usize) * total + first_template + number)
-                            * words
+                        layout.template_row(player, from as usize, first_template + number, total)
                     } else {
                         layout.row(player, kind, from as usize)
                     };

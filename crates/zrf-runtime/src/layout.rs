@@ -1,5 +1,6 @@
-//! The index arithmetic of tables kept per player, piece type and square: written once,
-//! for the runtime's tables and for the compiler that builds them.
+//! The index arithmetic of tables kept per player, piece type and square (or per
+//! player, square and template): written once, for the runtime's tables and for the
+//! compiler that builds them.
 
 /// Tables laid out by player, then piece type, then square; a bitset over the squares
 /// takes [`PieceSquares::words`] words per entry.
@@ -58,5 +59,44 @@ impl PieceSquares {
     /// The words of a table of one bitset per player, type and square.
     pub const fn rows(&self) -> usize {
         self.squares() * self.words()
+    }
+
+    /// The entry of `player` on `pos`, in a table kept per player and square.
+    pub const fn player_square(&self, player: usize, pos: usize) -> usize {
+        player * self.positions + pos
+    }
+
+    /// The entries of a table kept per player and square.
+    pub const fn player_squares(&self) -> usize {
+        self.players * self.positions
+    }
+
+    /// The entry of `target` for `player`'s piece on `from`, in a table kept per
+    /// player, square and target square.
+    pub const fn square_pair(&self, player: usize, from: usize, target: usize) -> usize {
+        self.player_square(player, from) * self.positions + target
+    }
+
+    /// The entries of a table kept per player, square and target square.
+    pub const fn square_pairs(&self) -> usize {
+        self.player_squares() * self.positions
+    }
+
+    /// The first word of the bitset of template `template` (of `templates`, every
+    /// type's numbered in turn) of `player`'s piece on `pos`, in a table of one bitset
+    /// over the squares per player, square and template.
+    pub const fn template_row(
+        &self,
+        player: usize,
+        pos: usize,
+        template: usize,
+        templates: usize,
+    ) -> usize {
+        (self.player_square(player, pos) * templates + template) * self.words()
+    }
+
+    /// The words of a table of one bitset per player, square and template.
+    pub const fn template_rows(&self, templates: usize) -> usize {
+        self.player_squares() * templates * self.words()
     }
 }

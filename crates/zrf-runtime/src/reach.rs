@@ -19,8 +19,8 @@ pub struct Reach {
     /// A bitset over squares per player, type and square ([`PieceSquares::row`]).
     bits: Vec<u64>,
     /// The same relation read backwards, for players all of whose types are bounded:
-    /// bitset over squares, `words` long, at `(player * positions + target)`, of the
-    /// squares from which a piece of some type could hit `target`. An attack test then
+    /// a bitset over squares per player and target square
+    /// ([`PieceSquares::player_square`]), of the squares from which a piece of some type could hit `target`. An attack test then
     /// finds the pieces worth testing by masking the attacker's squares, without
     /// looking at each piece.
     hitting_from: Vec<u64>,
@@ -57,11 +57,11 @@ struct ByTemplate {
     counts: Vec<u32>,
     first: Vec<usize>,
     total: usize,
-    /// Bitset over squares, `words` long, at `((player * positions + from) * total +
-    /// first[kind] + template)`.
+    /// A bitset over squares per player, square and template
+    /// ([`PieceSquares::template_row`], template `first[kind] + template` of `total`).
     bits: Vec<u64>,
     /// The same read by target, where every type's templates fit one word and the
-    /// table is small: at `(player * positions + from) * positions + target`, bit
+    /// table is small: at [`PieceSquares::square_pair`] (player, from, target), bit
     /// `first[kind] + template` set when that template from `from` could hit `target`.
     /// An attack test then finds a piece's templates in one load per royal square.
     toward: Vec<u64>,
@@ -88,13 +88,13 @@ impl Reach {
         let all_bounded: Vec<bool> = (0..players)
             .map(|player| consistent && (0..kinds).all(|kind| bounded[layout.pair(player, kind)]))
             .collect();
-        let mut hitting_from = vec![0u64; players * positions * words];
+        let mut hitting_from = vec![0u64; layout.player_squares() * words];
         for player in (0..players).filter(|&p| all_bounded[p]) {
             for kind in 0..kinds {
                 for from in 0..positions {
                     let set = &bits[layout.row(player, kind, from)..][..words];
                     for target in squares_in(set.iter().copied()).filter(|&t| t < positions) {
-                        hitting_from[(player * positions + target) * words + from / 64] |=
+                        hitting_from[layout.player_square(player, target) * words + from / 64] |=
                             1 << (from % 64);
                     }
                 }
@@ -126,9 +126,10 @@ impl Reach {
         counts: Vec<u32>,
         template_bits: Vec<u64>,
     ) -> Reach {
-        let words = positions.div_ceil(64);
+        let layout = PieceSquares::new(players, kinds, positions);
+        let words = layout.words();
         let total: usize = counts.iter().map(|&c| c as usize).sum();
-        if counts.len() != kinds || template_bits.len() != players * positions * total * words {
+        if counts.len() != kinds || template_bits.len() != layout.template_rows(total) {
             return Reach::new(players, kinds, positions, bounded, Vec::new());
         }
         let first: Vec<usize> = counts
@@ -139,13 +140,12 @@ impl Reach {
                 Some(first)
             })
             .collect();
-        let layout = PieceSquares::new(players, kinds, positions);
         let mut bits = vec![0u64; layout.rows()];
         for player in 0..players {
             for (kind, (&count, &first)) in counts.iter().zip(&first).enumerate() {
                 for from in 0..positions {
                     let union = layout.row(player, kind, from);
-                    let templates = ((player * positions + from) * total + first) * words;
+                    let templates = layout.template_row(player, from, first, total);
                     let templates = &template_bits[templates..][..count as usize * words];
                     for template in templates.chunks_exact(words) {
                         for (word, &hits) in template.iter().enumerate() {
@@ -157,13 +157,14 @@ impl Reach {
         }
         let mut reach = Reach::new(players, kinds, positions, bounded, bits);
         let mut toward = Vec::new();
-        if total <= 64 && players * positions * positions <= MAX_TOWARD {
-            toward = vec![0u64; players * positions * positions];
-            for player_from in 0..players * positions {
+        if total <= 64 && layout.square_pairs() <= MAX_TOWARD {
+            toward = vec![0u64; layout.square_pairs()];
+            for (player, from) in (0..players).flat_map(|p| (0..positions).map(move |f| (p, f))) {
                 for template in 0..total {
-                    let set = &template_bits[(player_from * total + template) * words..][..words];
+                    let set = &template_bits[layout.template_row(player, from, template, total)..]
+                        [..words];
                     for target in squares_in(set.iter().copied()).filter(|&t| t < positions) {
-                        toward[player_from * positions + target] |= 1 << template;
+                        toward[layout.square_pair(player, from, target)] |= 1 << template;
                     }
                 }
             }
@@ -203,21 +204,20 @@ impl Reach {
         ) else {
             return u64::MAX;
         };
-        let positions = self.layout.positions;
-        let player_from = player as usize * positions + from as usize;
+        let (player, from) = (player as usize, from as usize);
         if !by.toward.is_empty() {
             let mut all = 0;
             for &target in targets {
                 all |= by
                     .toward
-                    .get(player_from * positions + target as usize)
+                    .get(self.layout.square_pair(player, from, target as usize))
                     .copied()
                     .unwrap_or(0);
             }
             let own = u64::MAX.checked_shr(64 - count).unwrap_or(0);
             return all.checked_shr(first as u32).unwrap_or(0) & own;
         }
-        let base = (player_from * by.total + first) * self.layout.words();
+        let base = self.layout.template_row(player, from, first, by.total);
         let mut templates = 0;
         for template in 0..count as usize {
             let start = base + template * self.layout.words();
@@ -356,7 +356,7 @@ impl Reach {
             return None;
         }
         let start =
-            (player as usize * self.layout.positions + target as usize) * self.layout.words();
+            self.layout.player_square(player as usize, target as usize) * self.layout.words();
         self.hitting_from.get(start..start + self.layout.words())
     }
 

@@ -793,6 +793,13 @@ fn tables_per_player_type_and_square_are_laid_out_player_first() {
     assert_eq!(layout.square(1, 2, 69), 5 * 70 + 69);
     assert_eq!(layout.row(1, 2, 69), (5 * 70 + 69) * 2);
     assert_eq!(layout.rows(), 840);
+    // Per player and square, whatever the type: squares, target squares, templates.
+    assert_eq!(layout.player_square(1, 69), 70 + 69);
+    assert_eq!(layout.player_squares(), 140);
+    assert_eq!(layout.square_pair(1, 69, 3), (70 + 69) * 70 + 3);
+    assert_eq!(layout.square_pairs(), 9800);
+    assert_eq!(layout.template_row(1, 69, 4, 5), ((70 + 69) * 5 + 4) * 2);
+    assert_eq!(layout.template_rows(5), 140 * 5 * 2);
     let tables = row(4);
     assert_eq!(
         tables.layout(),
