@@ -33,12 +33,10 @@ impl<T: Templates> Engine<T> {
         after: &mut State,
     ) -> Option<Move> {
         let turn = self.turn(state);
-        let options = &self.tables.options;
         // Priorities, maximal captures and passes choose among the legal turns as a
-        // whole: those games list them all.
-        let filter_alone = self.tables.priorities.is_empty()
-            && !options.maximal_captures
-            && options.pass_turn == PassTurn::Never;
+        // whole (a pass is one more turn to draw): those games list them all.
+        let filter_alone =
+            self.tables.turns_judged_alone() && self.tables.options.pass_turn == PassTurn::Never;
         let Some(royal) = self
             .tables
             .royal_kinds(turn.player)

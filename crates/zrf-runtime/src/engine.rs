@@ -90,12 +90,8 @@ impl<T: Templates> Engine<T> {
         wanted: impl Fn(&Move) -> bool,
     ) {
         let turn = self.turn(state);
-        let options = &self.tables.options;
-        let independent = self.tables.priorities.is_empty()
-            && !options.maximal_captures
-            && options.pass_turn != PassTurn::Forced;
         let royal = self.tables.royal_kinds(turn.player);
-        let Some(royal) = royal.filter(|_| independent) else {
+        let Some(royal) = royal.filter(|_| self.tables.turns_judged_alone()) else {
             self.legal_moves_into(state, moves);
             moves.retain(wanted);
             return;
@@ -103,7 +99,7 @@ impl<T: Templates> Engine<T> {
         moves.clear();
         let routes_differ = self.legal_turns_guarded(state, turn, royal, moves, &wanted);
         drop_repeated_turns(moves, routes_differ);
-        if options.pass_turn == PassTurn::Always && wanted(&Move::pass()) {
+        if self.tables.options.pass_turn == PassTurn::Always && wanted(&Move::pass()) {
             moves.push(Move::pass());
         }
     }

@@ -516,6 +516,15 @@ impl Tables {
         guarded.then(|| self.royal[player as usize].as_slice())
     }
 
+    /// Whether each turn is legal or not on its own: no `move-priorities` or `maximal
+    /// captures` choose among the legal turns, and no pass depends on whether another
+    /// turn is legal. Then a turn can be tested without listing the others.
+    pub(crate) fn turns_judged_alone(&self) -> bool {
+        self.priorities.is_empty()
+            && !self.options.maximal_captures
+            && self.options.pass_turn != PassTurn::Forced
+    }
+
     /// The ranks of move types under `move-priorities`.
     pub(crate) fn priority_ranks(&self) -> PriorityRanks<'_> {
         PriorityRanks {
