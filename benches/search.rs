@@ -1,5 +1,5 @@
 //! Search speed, printed as a table with shakmaty (a hand-written chess move generator)
-//! measured in the same run as the ceiling: alpha-beta from the start of chess (depth 7,
+//! measured in the same run as the ceiling: alpha-beta from the start of chess (depth 9,
 //! one thread: the time and nodes per second), random playouts per second (games of at
 //! most 1,000 turns), for the compiled chess sample, the interpreter on the same rules,
 //! and, with `ZRF_BENCH_CORPUS=../shared/corpus`, the compiled corpus games of
@@ -19,7 +19,7 @@ use zrf_search::{Iteration, Limits, SplitMix64};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const PLAYOUT_SECONDS: f64 = 3.0;
-const DEPTH: u32 = 7;
+const DEPTH: u32 = 9;
 
 /// Random chess games with shakmaty, ended as its rules end them (mate, stalemate,
 /// insufficient material) or at 1,000 plies.
