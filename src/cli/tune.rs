@@ -10,7 +10,8 @@ use std::sync::Mutex;
 
 use clap::Args;
 use codespan_reporting::term::termcolor::ColorChoice;
-use zrf_search::learn::{self, Record, SelfPlay};
+use zrf_search::learn::{self, Record};
+use zrf_search::tune::{self, SelfPlay};
 
 use super::play;
 use super::FrontEndArgs;
@@ -165,7 +166,7 @@ fn play_and_learn(args: &TuneArgs, engine: &crate::interp::Interpreted) -> Resul
             .threads
             .unwrap_or_else(zrf_play::driver::available_threads),
     };
-    let played = learn::play_games(&make_engine, &numbers, &options, &on_game);
+    let played = tune::play_games(&make_engine, &numbers, &options, &on_game);
     bar.finish_and_clear();
     written.into_inner().unwrap_or_else(|e| e.into_inner())?;
     records.extend(played);
@@ -190,9 +191,9 @@ fn learn_from(
     let mut records: Vec<&(usize, Record)> = records.iter().collect();
     records.sort_by_key(|(number, _)| *number);
     let records: Vec<Record> = records.into_iter().map(|(_, r)| r.clone()).collect();
-    let bar = super::progress_bar(learn::passes_in_all(args.passes) as u64);
+    let bar = super::progress_bar(tune::passes_in_all(args.passes) as u64);
     bar.set_message("fitting");
-    let fit = learn::fit(engine, &records, args.passes, &|_| bar.inc(1))?;
+    let fit = tune::fit(engine, &records, args.passes, &|_| bar.inc(1))?;
     bar.finish_and_clear();
     std::fs::write(output, fit.learned.to_text())
         .map_err(|e| format!("{}: {e}", output.display()))?;
@@ -207,12 +208,12 @@ fn learn_from(
     if fit.held_out_after.is_nan() {
         println!(
             "too few games to hold any out (one in {}): the fit could not be checked",
-            learn::HELD_OUT
+            tune::HELD_OUT
         );
     } else {
         println!(
             "on the games held out (one in {}), fitted without them: {:.4} (rules-derived {:.4}); pull toward the rules {:e}",
-            learn::HELD_OUT,
+            tune::HELD_OUT,
             fit.held_out_after,
             fit.held_out_before,
             fit.pull

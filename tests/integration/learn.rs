@@ -3,7 +3,8 @@
 
 use std::process::Command;
 
-use zrf_search::learn::{self, Features, Learned, SelfPlay};
+use zrf_search::learn::{Features, Learned};
+use zrf_search::tune::{self, SelfPlay};
 use zrf_search::RulesEval;
 
 use crate::perft::engine;
@@ -63,13 +64,13 @@ fn a_fit_on_self_play_games_explains_their_results_better_than_the_start() {
         threads: 2,
     };
     let numbers: Vec<usize> = (1..=12).collect();
-    let games = learn::play_games(&|| blueprint.engine(), &numbers, &options, &|_, _| {});
+    let games = tune::play_games(&|| blueprint.engine(), &numbers, &options, &|_, _| {});
     assert_eq!(games.iter().map(|(n, _)| *n).collect::<Vec<_>>(), numbers);
     // The same game numbers give the same games.
-    let again = learn::play_games(&|| blueprint.engine(), &[3], &options, &|_, _| {});
+    let again = tune::play_games(&|| blueprint.engine(), &[3], &options, &|_, _| {});
     assert_eq!(again[0], games[2]);
     let records: Vec<_> = games.into_iter().map(|(_, r)| r).collect();
-    let fit = learn::fit(&game, &records, 100, &|_| {}).expect("a fit");
+    let fit = tune::fit(&game, &records, 100, &|_| {}).expect("a fit");
     assert!(
         fit.error_after < fit.error_before,
         "{} !< {}",

@@ -1,6 +1,7 @@
 //! Ways to play any engine of the runtime with the algorithms of `zrf-search`: the game
 //! loop at the terminal ([`terminal`]), the Universal Chess Interface ([`uci`]), a game
-//! page served to a web browser ([`web`], feature `web`), pictures of positions
+//! page served to a web browser ([`web`], feature `web`), the names of moves and
+//! squares ([`names`]), pictures of positions
 //! ([`board`]), moves typed as a person writes them ([`move_text`]), self-play matches
 //! that save their games ([`play_match`]), and the command line every compiled engine
 //! shares ([`driver`]).
@@ -8,6 +9,7 @@
 pub mod board;
 pub mod driver;
 pub mod move_text;
+pub mod names;
 mod selfplay;
 pub mod terminal;
 pub mod uci;

@@ -17,7 +17,7 @@
 
 use zrf_runtime::{Change, Engine, Game, Move, Pos, State, Tables, Templates};
 
-use crate::uci::names::{castling, piece_letters, split_square, Castling, Namer};
+use crate::names::{castling, piece_letters, split_square, Castling, Namer};
 
 /// What a typed move names among the legal moves.
 #[derive(Clone, Debug, PartialEq, Eq)]

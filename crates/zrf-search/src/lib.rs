@@ -16,6 +16,7 @@ pub mod parallel;
 mod perft;
 mod playout;
 mod tt;
+pub mod tune;
 
 pub use ai::{level_limits, Ai, Algorithm, Choice, Settings};
 pub use alphabeta::{alpha_beta, AlphaBetaOptions, Found, Iteration, Limits, WIN, WIN_BOUND};

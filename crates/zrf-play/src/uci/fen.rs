@@ -24,7 +24,7 @@ use std::collections::HashMap;
 
 use zrf_runtime::{Engine, Gen, Kind, Piece, PlayerIx, Pos, State, Tables, Templates};
 
-use super::names::{castling, piece_letters};
+use crate::names::{castling, piece_letters};
 
 /// What a game needs for FEN, worked out once from its tables.
 pub struct FenBoard {

@@ -15,11 +15,10 @@
 //! The GUI adjudicates: while the position has a legal move, `go` answers one even
 //! where the rules file's own goals have ended the game.
 //!
-//! Moves are named as [`names`] says (`e2e4`, `e7e8q`, `P@e4`, castling `e1g1`, or
+//! Moves are named as [`crate::names`] says (`e2e4`, `e7e8q`, `P@e4`, castling `e1g1`, or
 //! `e1h1` under `UCI_Chess960`); positions as [`fen`] says.
 
 pub mod fen;
-pub mod names;
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -30,8 +29,8 @@ use zrf_runtime::{Engine, Game, State, Templates};
 use zrf_search::{Ai, Algorithm, Iteration, Limits, Settings, WIN, WIN_BOUND};
 
 use crate::move_text::{read_move, Reading};
+pub use crate::names::{is_square_name, piece_letters, Castling, Namer};
 pub use fen::FenBoard;
-pub use names::{is_square_name, piece_letters, Castling, Namer};
 
 /// The UCI names of the legal moves in `state`, in move-list order (castling in the
 /// standard style).
