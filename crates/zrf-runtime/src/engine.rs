@@ -102,6 +102,16 @@ impl<T: Templates> Engine<T> {
         if self.tables.options.pass_turn == PassTurn::Always && wanted(&Move::pass()) {
             moves.push(Move::pass());
         }
+        // The shortcut's invariant: with each turn judged alone, testing the wanted turns
+        // only keeps what filtering the whole legal list keeps, in the same order.
+        debug_assert!(
+            *moves == {
+                let mut all = self.legal_moves(state);
+                all.retain(&wanted);
+                all
+            },
+            "the wanted legal turns differ from the legal turns filtered"
+        );
     }
 
     pub(crate) fn gen(&self) -> Gen<'_, T> {

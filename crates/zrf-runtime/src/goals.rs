@@ -54,7 +54,16 @@ impl<T: Templates> Engine<T> {
     /// [`Engine::outcome`] where the player to move has a legal move (whichever: only
     /// whether there is one matters), without listing them.
     pub fn outcome_with_a_move(&self, state: &State) -> Option<Outcome> {
-        outcome(self, state, true)
+        let supposed = outcome(self, state, true);
+        // The invariant: wherever the player has a move, the result is the listed one.
+        debug_assert!(
+            {
+                let moves = self.legal_moves(state);
+                moves.is_empty() || supposed == self.outcome(state, &moves)
+            },
+            "the result supposing a move differs from the listed moves' result"
+        );
+        supposed
     }
 }
 
