@@ -194,7 +194,7 @@ fn main_rs(library: &str, titles: &[String], rules_file: &str) -> String {
                 format!(
                     "    Packaged {{\n        \
                      title: {title:?},\n        \
-                     run: |args| run_engine({library}::{module}::engine, RULES_FILE, args),\n        \
+                     run: |cli| run_command({library}::{module}::engine, RULES_FILE, cli),\n        \
                      page: |rules| table({library}::{module}::engine, rules),\n        \
                      uci: |session| play_variant(&{library}::{module}::engine, session),\n    \
                      }},\n"
@@ -202,7 +202,7 @@ fn main_rs(library: &str, titles: &[String], rules_file: &str) -> String {
             })
             .collect();
         (
-            "use zrf_play::driver::{run_engine, run_variants, Packaged};\nuse zrf_play::uci::play_variant;\nuse zrf_play::web::table;"
+            "use zrf_play::driver::{run_command, run_variants, Packaged};\nuse zrf_play::uci::play_variant;\nuse zrf_play::web::table;"
                 .to_string(),
             format!(
                 "/// The games of the package: `--variant TITLE` chooses one (the first by default).\n\

@@ -18,14 +18,10 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use std::time::Duration;
-
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
-use zrf_play::driver::Budget;
-use zrf_play::MatchOptions;
+use zrf_play::args;
 use zrf_runtime::{printable, printable_lines};
-use zrf_search::{Algorithm, Limits, Settings};
 
 use crate::diag::{self, Diagnostic};
 use crate::expand::{ExpandOptions, Expanded, GameKind};
@@ -158,19 +154,8 @@ enum Command {
         /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
-        /// Depth to count to.
-        #[arg(long, short = 'd', default_value_t = 3)]
-        depth: u32,
-        /// Show the count below each first move.
-        #[arg(long)]
-        divide: bool,
-        /// Threads the first moves are shared between (0: every core).
-        #[arg(long, value_name = "N", default_value_t = 1)]
-        threads: usize,
-        /// Published counts as `depth:count` pairs, comma-separated (`1:20,2:400`); any
-        /// difference exits 1.
-        #[arg(long, value_name = "D:N,...", value_delimiter = ',', value_parser = parse_expectation)]
-        expect: Vec<(u32, u64)>,
+        #[command(flatten)]
+        perft: args::PerftArgs,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -183,11 +168,8 @@ enum Command {
         /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
-        /// Moves to play first: the notation this command prints (`Pawn e2 - e4`),
-        /// squares (`e2e4`, `e2 e4`, the destination alone) or, where pieces have
-        /// letters, short algebraic notation (`Nf3`, `O-O`).
-        #[arg(long, value_name = "MOVE", num_args = 1..)]
-        after: Vec<String>,
+        #[command(flatten)]
+        moves: args::MovesArgs,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -207,20 +189,8 @@ enum Command {
         /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
-        /// Moves to play first, written as `zrfc moves --after` takes them (`Pawn
-        /// e2 - e4`, `e2e4`, `Nf3`).
-        #[arg(long, value_name = "MOVE", num_args = 1..)]
-        after: Vec<String>,
-        /// Write an SVG drawing to this file instead of printing a text board.
-        #[arg(long, value_name = "FILE.svg")]
-        svg: Option<PathBuf>,
-        /// Show the rules' zones as dashed outlines in the SVG drawing (they are in
-        /// the file, hidden, either way).
-        #[arg(long, requires = "svg")]
-        zones: bool,
-        /// Print a text board (the default).
-        #[arg(long, conflicts_with = "svg")]
-        text: bool,
+        #[command(flatten)]
+        show: args::ShowArgs,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -241,21 +211,8 @@ enum Command {
         /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
-        /// A player who moves by hand; repeatable.
-        #[arg(long, value_name = "PLAYER")]
-        human: Vec<String>,
         #[command(flatten)]
-        engine: EngineArgs,
-        /// Stop after this many turns if the game has not ended.
-        #[arg(long, value_name = "N", default_value_t = 1000)]
-        max_turns: usize,
-        /// Write the game as a Zillions saved game to this file (`-2`, `-3`, ... added
-        /// rather than overwriting one that exists). Without it nothing is saved.
-        #[arg(long, value_name = "FILE", conflicts_with = "no_save")]
-        save: Option<PathBuf>,
-        /// Save nothing (the default; for symmetry with `selfplay`).
-        #[arg(long)]
-        no_save: bool,
+        play: args::PlayArgs,
         #[command(flatten)]
         evaluation: EvalArgs,
         #[command(flatten)]
@@ -276,45 +233,8 @@ enum Command {
         /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
-        /// Games to play.
-        #[arg(long, default_value_t = 10)]
-        games: usize,
-        /// The first player's engine (default: the one chosen for the game).
-        #[arg(long, value_parser = parse_algorithm)]
-        engine: Option<Algorithm>,
-        /// Seconds per move of the first player.
-        #[arg(long, value_name = "S", default_value_t = 0.1)]
-        time: f64,
-        /// The second player's engine (default: as the first).
-        #[arg(long, value_parser = parse_algorithm)]
-        vs_engine: Option<Algorithm>,
-        /// Seconds per move of the second player (default: as the first).
-        #[arg(long, value_name = "S")]
-        vs_time: Option<f64>,
-        /// Search this many plies a move instead of a time, both players: the same
-        /// games on any machine, however loaded.
-        #[arg(long, value_name = "N", conflicts_with_all = ["time", "vs_time"])]
-        depth: Option<u32>,
-        /// Games played at once (default: one per core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Games longer than this are cut and not scored.
-        #[arg(long, value_name = "N", default_value_t = 500)]
-        max_turns: usize,
-        /// Seed of the players' searches.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// The folder to write every game into (`game-001.zsg`, ...); default a new
-        /// folder `selfplay-NAME` in the working directory.
-        #[arg(long, value_name = "DIR", conflicts_with = "no_save")]
-        save_dir: Option<PathBuf>,
-        /// Keep no games.
-        #[arg(long)]
-        no_save: bool,
-        /// The second player judges by the evaluation worked out from the rules, the
-        /// first by `--eval`'s (what learning gained).
-        #[arg(long, requires = "eval")]
-        vs_rules_eval: bool,
+        #[command(flatten)]
+        selfplay: args::SelfplayArgs,
         #[command(flatten)]
         evaluation: EvalArgs,
         #[command(flatten)]
@@ -359,12 +279,8 @@ enum Command {
         /// The game or variant the page opens with (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
-        /// The port to listen on (0 picks a free one; the address is printed).
-        #[arg(long, default_value_t = 8080)]
-        port: u16,
-        /// The address to listen on.
-        #[arg(long, default_value = "127.0.0.1")]
-        address: String,
+        #[command(flatten)]
+        serve: args::ServeArgs,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -408,9 +324,8 @@ enum Command {
         /// The game or variant (by title); the first game when absent.
         #[arg(long, value_name = "TITLE")]
         variant: Option<String>,
-        /// Seconds per measure.
-        #[arg(long, value_name = "S", default_value_t = 2.0)]
-        time: f64,
+        #[command(flatten)]
+        bench: args::BenchArgs,
         #[command(flatten)]
         front_end: FrontEndArgs,
     },
@@ -491,48 +406,6 @@ enum Command {
     CorpusSelfplay(corpus_selfplay::CorpusSelfplayArgs),
 }
 
-/// How the computer plays.
-#[derive(Args, Debug, Clone)]
-struct EngineArgs {
-    /// `alphabeta`, `mcts` or `random`; by default alpha-beta, or Monte Carlo tree search
-    /// for games whose pieces only enter by drops.
-    #[arg(long, value_parser = parse_algorithm)]
-    engine: Option<Algorithm>,
-    /// Seconds per computer move.
-    #[arg(long, value_name = "S", default_value_t = 1.0)]
-    time: f64,
-    /// Search this deep instead of by time (alpha-beta).
-    #[arg(long, value_name = "N")]
-    depth: Option<u32>,
-    /// Seed of the computer's choices: the same seed with `--depth` plays the same game.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Threads an alpha-beta search splits the moves between (0: every core). The same
-    /// count with `--depth` plays the same game.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    threads: usize,
-}
-
-impl EngineArgs {
-    fn settings(&self) -> Settings {
-        let limits = match self.depth {
-            Some(depth) => Limits::depth(depth),
-            None => Limits::time(Duration::from_secs_f64(self.time.max(0.001))),
-        };
-        Settings {
-            algorithm: self.engine,
-            limits,
-            seed: self.seed,
-            threads: zrf_play::driver::threads(self.threads),
-            ..Settings::default()
-        }
-    }
-}
-
-fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
-    text.parse()
-}
-
 /// Include search paths.
 #[derive(Args, Debug, Clone, Default)]
 struct IncludeArgs {
@@ -609,21 +482,6 @@ struct EvalArgs {
     /// the one worked out from the rules.
     #[arg(long = "eval", value_name = "FILE.eval")]
     eval: Option<PathBuf>,
-}
-
-fn parse_expectation(text: &str) -> Result<(u32, u64), String> {
-    let (depth, count) = text
-        .split_once(':')
-        .ok_or_else(|| format!("expected DEPTH:COUNT, found {text:?}"))?;
-    let depth = depth
-        .trim()
-        .parse()
-        .map_err(|e| format!("depth {depth:?}: {e}"))?;
-    let count = count
-        .trim()
-        .parse()
-        .map_err(|e| format!("count {count:?}: {e}"))?;
-    Ok((depth, count))
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -713,54 +571,37 @@ pub fn main() -> ExitCode {
         Command::Perft {
             file,
             variant,
-            depth,
-            divide,
-            threads,
-            expect,
+            perft,
             front_end,
         } => play::perft(
             &file,
             variant.as_deref(),
-            play::PerftRequest {
-                depth,
-                divide,
-                expect,
-                threads: zrf_play::driver::threads(threads),
-            },
+            &perft,
             &front_end.options(),
             color,
         ),
         Command::Moves {
             file,
             variant,
-            after,
+            moves,
             front_end,
         } => play::moves(
             &file,
             variant.as_deref(),
-            &after,
+            &moves,
             &front_end.options(),
             color,
         ),
         Command::Play {
             file,
             variant,
-            human,
-            engine,
-            max_turns,
-            save,
-            no_save: _,
+            play,
             evaluation,
             front_end,
         } => play::play(
             &file,
             variant.as_deref(),
-            play::PlayRequest {
-                humans: human,
-                settings: engine.settings(),
-                max_turns,
-                save,
-            },
+            &play,
             &front_end.options(),
             evaluation.eval.as_deref(),
             color,
@@ -768,68 +609,25 @@ pub fn main() -> ExitCode {
         Command::Show {
             file,
             variant,
-            after,
-            svg,
-            zones,
-            text: _,
+            show,
             front_end,
         } => play::show(
             &file,
             variant.as_deref(),
-            &after,
-            svg.as_deref(),
-            zones,
+            &show,
             &front_end.options(),
             color,
         ),
         Command::Selfplay {
             file,
             variant,
-            games,
-            engine,
-            time,
-            vs_engine,
-            vs_time,
-            depth,
-            threads,
-            max_turns,
-            seed,
-            save_dir,
-            no_save,
-            vs_rules_eval,
+            selfplay,
             evaluation,
             front_end,
         } => play::selfplay(
             &file,
             variant.as_deref(),
-            play::SelfplayRequest {
-                contenders: {
-                    let budget = |time| match depth {
-                        Some(depth) => Budget::Depth(depth),
-                        None => Budget::Seconds(time),
-                    };
-                    let mut contenders = zrf_play::driver::contenders(
-                        engine,
-                        budget(time),
-                        vs_engine.or(engine),
-                        budget(vs_time.unwrap_or(time)),
-                    );
-                    if vs_rules_eval {
-                        contenders[0].label.push_str(" learned");
-                        contenders[1].label.push_str(" rules");
-                        contenders[1].settings.rules_eval_only = true;
-                    }
-                    contenders
-                },
-                options: MatchOptions {
-                    games,
-                    max_turns,
-                    threads: threads.unwrap_or_else(zrf_play::driver::available_threads),
-                    seed,
-                    max_seconds: None,
-                },
-                save: (!no_save).then_some(save_dir),
-            },
+            &selfplay,
             &front_end.options(),
             evaluation.eval.as_deref(),
             color,
@@ -854,13 +652,12 @@ pub fn main() -> ExitCode {
         Command::Serve {
             file,
             variant,
-            port,
-            address,
+            serve,
             front_end,
         } => play::serve(
             &file,
             variant.as_deref(),
-            &format!("{address}:{port}"),
+            &serve,
             &front_end.options(),
             color,
         ),
@@ -879,9 +676,15 @@ pub fn main() -> ExitCode {
         Command::Bench {
             file,
             variant,
-            time,
+            bench,
             front_end,
-        } => play::bench(&file, variant.as_deref(), time, &front_end.options(), color),
+        } => play::bench(
+            &file,
+            variant.as_deref(),
+            bench.time,
+            &front_end.options(),
+            color,
+        ),
         Command::Corpus(args) => corpus::run(&args),
         Command::Replay(args) => replay::replay(&args, color),
         Command::CorpusReplay(args) => replay::corpus_replay(&args),
@@ -1343,4 +1146,60 @@ fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = std::fs::remove_file(&temporary);
     }
     renamed
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    /// Every option of a compiled engine's command is one of `zrfc`'s same command,
+    /// so that what works on a package works on `zrfc` (which adds the rules file,
+    /// the front end's options and a learned evaluation).
+    #[test]
+    fn compiled_engines_take_the_options_of_zrfcs_commands() {
+        let zrfc = Cli::command();
+        let engine = zrf_play::args::EngineCli::command();
+        let mut compared = Vec::new();
+        for command in engine.get_subcommands() {
+            let name = command.get_name();
+            let ours = zrfc
+                .find_subcommand(name)
+                .unwrap_or_else(|| panic!("zrfc has no `{name}` command"));
+            let options = |c: &clap::Command| -> Vec<String> {
+                c.get_arguments()
+                    .filter_map(|a| a.get_long().map(str::to_string))
+                    .collect()
+            };
+            let theirs = options(command);
+            let ours = options(ours);
+            for option in &theirs {
+                assert!(
+                    ours.contains(option),
+                    "`{name} --{option}` of compiled engines is not zrfc's"
+                );
+            }
+            compared.push(format!("{name}: {}", theirs.len()));
+        }
+        assert_eq!(
+            compared,
+            [
+                "perft: 4",
+                "moves: 1",
+                "show: 4",
+                "play: 10",
+                "selfplay: 12",
+                "bench: 1",
+                "serve: 2",
+                "info: 0",
+                "uci: 0"
+            ]
+        );
+    }
 }

@@ -1,20 +1,22 @@
-//! The command line of every compiled engine, shared by `zrfc` and the `main` that
-//! `zrfc build` writes: both call the same game loop ([`crate::terminal`]), so a
-//! compiled game plays exactly as the interpreted one does.
+//! The `main` of every compiled engine ([`run_engine`], [`run_variants`]): its command
+//! line ([`EngineCli`]) dispatched to the same commands `zrfc` runs on the interpreter
+//! ([`crate::commands`]), so a compiled game plays exactly as the interpreted one
+//! does; and the measures of `bench`.
 
-use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use clap::Parser;
 use zrf_runtime::{Engine, Game, Templates};
 use zrf_search::{
-    alpha_beta, level_limits, mcts, Algorithm, AlphaBetaOptions, Iteration, Limits, MctsOptions,
-    RulesEval, Settings, TranspositionTable,
+    alpha_beta, mcts, Algorithm, AlphaBetaOptions, Iteration, Limits, MctsOptions, RulesEval,
+    Settings, TranspositionTable,
 };
 
-use crate::selfplay::{play_match, Contender, MatchOptions, Tally};
-use crate::terminal::{ask_at_terminal, play_game, Seats};
+use crate::args::{EngineCli, EngineCommand};
+use crate::commands::{self, say, CommandResult, Failure};
+use crate::selfplay::Contender;
 
 /// What [`measure_playouts`] counted.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -203,68 +205,14 @@ pub fn describe_eval<T: Templates>(engine: &Engine<T>) -> String {
     text
 }
 
-const ENGINE_HELP: &str = "\
-A game engine compiled from a Zillions of Games rules file by zrfc.
-
-usage: ENGINE [--variant TITLE] COMMAND [OPTIONS]
-
-commands:
-  perft DEPTH          count move paths from the start, depth by depth
-  moves                list the legal moves at the start, in saved-game notation
-  play                 play a game: the computer against itself, or against --human
-  selfplay             play a match of computer players and print a results table
-  bench                measure perft, random playouts and search speed
-  serve                play in a web browser: a page served on this machine, with
-                       the board to click on, undo, redo, variants and .zsg download
-  info                 what the rules say of the game: description, history,
-                       strategy and each piece's help
-  uci                  speak the Universal Chess Interface on stdin/stdout (for
-                       tournament managers and python-chess; moves as e2e4, e7e8q,
-                       P@e4 on boards of squares named a1.., else saved-game notation
-                       with `_` for spaces)
-  help                 show this text
-
-play options:
-  --human PLAYER       a player who moves at the terminal (repeatable)
-  --ai LEVEL           strength 1 (instant) to 6 (10 s a move); default 3 (0.5 s)
-  --time SECONDS       time per computer move (overrides --ai)
-  --depth N            search depth per computer move (overrides --ai)
-  --engine ENGINE      alphabeta, mcts or random (default: chosen for the game)
-  --seed N             seed of the computer's choices (default 1)
-  --threads N          threads the search splits its moves between (default 0: all
-                       cores; the same count and --depth give the same game)
-  --max-turns N        stop after N turns (default 1000)
-  --save FILE          write the game as a Zillions saved game (.zsg)
-
-selfplay options:
-  --games N            games to play (default 10), sides alternating
-  --time SECONDS       time per move of the first player (default 0.1)
-  --vs-time SECONDS    time per move of the second (default: the same)
-  --depth N            search N plies a move instead, both players (the same games
-                       on any machine)
-  --engine ENGINE      the first player's engine; --vs-engine the second's
-  --threads N          games played at once (default: all cores)
-  --max-turns N        cut games longer than N turns (default 500)
-  --save-dir DIR       write every game there as game-001.zsg, ... (default: a new
-                       folder selfplay-NAME in the working directory)
-  --no-save            keep no games
-
-bench options:
-  --time SECONDS       time per measure (default 2)
-
-serve options:
-  --port N             the port to listen on (default 8080; 0 picks a free one)
-  --address ADDRESS    the address to listen on (default 127.0.0.1: this machine)
-";
-
 /// One game of a compiled package of several, as its `main` lists them for
 /// [`run_variants`].
 #[cfg(feature = "web")]
 pub struct Packaged {
     /// The game's title.
     pub title: &'static str,
-    /// Its command line: [`run_engine`] with its engine.
-    pub run: fn(Vec<String>) -> ExitCode,
+    /// Its command line: [`run_command`] with its engine.
+    pub run: fn(EngineCli) -> ExitCode,
     /// Its page for `serve` ([`crate::web::table`] with its engine).
     pub page: fn(&str) -> Box<dyn crate::web::Table>,
     /// Its game loop for `uci` ([`crate::uci::play_variant`] with its engine), so that
@@ -272,108 +220,158 @@ pub struct Packaged {
     pub uci: fn(&mut crate::uci::Session<'_>) -> Option<String>,
 }
 
+/// Parses a compiled engine's command line (`args` after the program name); `Err` is
+/// the exit code after clap printed the help or the mistake.
+pub fn parse_command_line(args: Vec<String>) -> Result<EngineCli, ExitCode> {
+    let program = std::env::args()
+        .next()
+        .and_then(|path| {
+            Path::new(&path)
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "engine".to_string());
+    EngineCli::try_parse_from(std::iter::once(program).chain(args)).map_err(|err| {
+        let _ = err.print();
+        ExitCode::from(if err.use_stderr() { 2 } else { 0 })
+    })
+}
+
 /// The command line of a compiled package of several games: `--variant TITLE`
-/// (anywhere, matched ignoring case; the first game by default) chooses the game the
-/// command runs on, and `serve` offers them all in the page's menu.
+/// (matched ignoring case; the first game by default) chooses the game the command
+/// runs on, and `serve` and `uci` offer them all.
 #[cfg(feature = "web")]
-pub fn run_variants(games: &[Packaged], rules_file: &str, mut args: Vec<String>) -> ExitCode {
-    let variant = match take_variant(&mut args) {
-        Ok(variant) => variant,
-        Err(usage) => {
-            eprintln!("error: {usage}");
-            return ExitCode::from(2);
-        }
+pub fn run_variants(games: &[Packaged], rules_file: &str, args: Vec<String>) -> ExitCode {
+    let cli = match parse_command_line(args) {
+        Ok(cli) => cli,
+        Err(code) => return code,
     };
-    if args.first().is_some_and(|command| command == "serve") {
-        let pages: Vec<crate::web::Variant> = games.iter().map(|g| (g.title, g.page)).collect();
-        return serve_variants(&pages, variant.as_deref(), rules_file, args.split_off(1));
-    }
-    let chosen = match variant.as_deref() {
+    let chosen = match cli.variant.as_deref() {
         None => Some(0),
         Some(title) => games
             .iter()
             .position(|g| g.title.eq_ignore_ascii_case(title)),
     };
-    if let (Some(first), Some("uci")) = (chosen, args.first().map(String::as_str)) {
-        let variants: Vec<crate::uci::Variant<'_>> = games
-            .iter()
-            .map(|g| crate::uci::Variant {
-                title: g.title.to_string(),
-                play: &g.uci,
-            })
-            .collect();
-        return match crate::uci::run_uci_variants(&variants, first) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(err) => {
-                eprintln!("error: uci: {err}");
-                ExitCode::from(2)
-            }
-        };
-    }
-    match chosen.and_then(|index| games.get(index)) {
-        Some(game) => (game.run)(args),
-        None => {
-            eprintln!(
-                "error: no variant {:?}; the variants are:",
-                variant.unwrap_or_default()
-            );
-            for game in games {
-                eprintln!("  {}", zrf_runtime::printable(game.title));
-            }
-            ExitCode::from(2)
+    let Some(first) = chosen.filter(|&index| index < games.len()) else {
+        eprintln!(
+            "error: no variant {:?}; the variants are:",
+            cli.variant.unwrap_or_default()
+        );
+        for game in games {
+            eprintln!("  {}", zrf_runtime::printable(game.title));
         }
+        return ExitCode::from(2);
+    };
+    match cli.command {
+        EngineCommand::Serve(args) => {
+            let titles = games.iter().map(|g| g.title.to_string()).collect();
+            let open = |index: usize| Ok((games[index].page)(rules_file));
+            finish(commands::serve(titles, first, &open, &args))
+        }
+        EngineCommand::Uci => {
+            end_quietly_on_a_closed_pipe();
+            let variants: Vec<crate::uci::Variant<'_>> = games
+                .iter()
+                .map(|g| crate::uci::Variant {
+                    title: g.title.to_string(),
+                    play: &g.uci,
+                })
+                .collect();
+            finish(
+                crate::uci::run_uci_variants(&variants, first)
+                    .map_err(|e| Failure::failed(format!("uci: {e}"))),
+            )
+        }
+        _ => (games[first].run)(cli),
     }
 }
 
-/// The `serve` command of a compiled package with several games: `variants` are its
-/// games for the page's menu, `variant` the one asked for with `--variant` (the first
-/// when absent), `args` what follows `serve`. (A package of one game serves it from
-/// [`run_engine`].)
-#[cfg(feature = "web")]
-fn serve_variants(
-    variants: &[crate::web::Variant],
-    variant: Option<&str>,
+/// The command line of a compiled engine: `args` after the program name (see
+/// [`EngineCli`]), `make_engine` the game's constructor, `rules_file` the name saved
+/// games give for it.
+pub fn run_engine<T: Templates + 'static>(
+    make_engine: fn() -> Engine<T>,
     rules_file: &str,
     args: Vec<String>,
 ) -> ExitCode {
-    let mut options = Options { args };
-    let first = match variant {
-        None => Ok(0),
-        Some(title) => variants
-            .iter()
-            .position(|(t, _)| t.eq_ignore_ascii_case(title))
-            .ok_or_else(|| format!("no variant {title:?}")),
-    };
-    let titles = variants.iter().map(|(t, _)| t.to_string()).collect();
-    let open = |index: usize| Ok((variants[index].1)(rules_file));
-    let result = first.and_then(|first| serve_command(titles, first, &open, &mut options));
-    finish(result, &options)
+    match parse_command_line(args) {
+        Ok(cli) => run_command(make_engine, rules_file, cli),
+        Err(code) => code,
+    }
 }
 
-/// Serves the page with these games, `first` open, until the process is stopped.
-#[cfg(feature = "web")]
-fn serve_command(
-    variants: Vec<String>,
-    first: usize,
-    open: &crate::web::Opener<'_>,
-    options: &mut Options,
-) -> Result<(), String> {
-    use crate::web;
-    let port: u16 = options.number("--port", 8080)?;
-    let address = options.take("--address");
-    let address = address.as_deref().unwrap_or("127.0.0.1");
-    let server = web::bind(&format!("{address}:{port}"))?;
-    say(&format!(
-        "serving {} at {} (Ctrl-C stops)\n",
-        variants[first],
-        web::page_address(&server)
-    ));
-    let site = web::Site {
-        variants,
-        first,
-        open,
+/// Runs a parsed command line on the engine `make_engine` makes. A `--variant` naming
+/// this engine's own game (ignoring case) is accepted, so that the usage holds for
+/// packages of one game too.
+pub fn run_command<T: Templates + 'static>(
+    make_engine: fn() -> Engine<T>,
+    rules_file: &str,
+    cli: EngineCli,
+) -> ExitCode {
+    if let Some(title) = &cli.variant {
+        let own = make_engine().tables.title;
+        if !own.eq_ignore_ascii_case(title) {
+            eprintln!(
+                "error: no variant {:?}; this engine plays only {:?}",
+                zrf_runtime::printable(title),
+                zrf_runtime::printable(&own)
+            );
+            return ExitCode::from(2);
+        }
+    }
+    #[cfg(feature = "web")]
+    let serving = matches!(cli.command, EngineCommand::Serve(_));
+    #[cfg(not(feature = "web"))]
+    let serving = false;
+    if !serving {
+        end_quietly_on_a_closed_pipe();
+    }
+    let result = match cli.command {
+        EngineCommand::Perft(args) => commands::perft(&make_engine, &args),
+        EngineCommand::Moves(args) => commands::moves(&make_engine(), &args),
+        EngineCommand::Show(args) => commands::show(&make_engine(), &args),
+        EngineCommand::Play(args) => {
+            commands::play(&make_engine(), &make_engine, &args, rules_file)
+        }
+        EngineCommand::Selfplay(args) => {
+            let tables = make_engine().tables;
+            let report = |game: &crate::MatchGame| {
+                eprintln!(
+                    "game {}: {} after {} turns",
+                    game.number + 1,
+                    game.outcome
+                        .map_or("cut".to_string(), |o| o.describe(&tables)),
+                    game.turns
+                );
+            };
+            commands::selfplay(&make_engine, &args, rules_file, &report)
+        }
+        EngineCommand::Bench(args) => {
+            say(&bench(&make_engine(), args.time));
+            Ok(())
+        }
+        #[cfg(feature = "web")]
+        EngineCommand::Serve(args) => {
+            let title = make_engine().tables.title.clone();
+            let open = |_| {
+                let session = crate::web::Session::new(make_engine(), rules_file);
+                Ok(Box::new(session) as Box<dyn crate::web::Table>)
+            };
+            commands::serve(vec![title], 0, &open, &args)
+        }
+        EngineCommand::Info => {
+            say(&crate::board::about_text(&make_engine().tables));
+            Ok(())
+        }
+        EngineCommand::Uci => {
+            crate::uci::run_uci(&make_engine).map_err(|e| Failure::failed(format!("uci: {e}")))
+        }
     };
-    web::serve(&server, &site)
+    if let Some(report) = runaway_report() {
+        eprintln!("error: {report}");
+        return ExitCode::from(1);
+    }
+    finish(result)
 }
 
 /// Makes writing to a closed pipe (`engine moves | head`) end the program quietly, as
@@ -383,165 +381,6 @@ fn serve_command(
 pub fn end_quietly_on_a_closed_pipe() {
     #[cfg(unix)]
     sigpipe::reset();
-}
-
-/// Parsed options of the engine command line: `--name value` pairs and flags.
-struct Options {
-    args: Vec<String>,
-}
-
-impl Options {
-    fn take(&mut self, name: &str) -> Option<String> {
-        let at = self.args.iter().position(|a| a == name)?;
-        self.args.remove(at);
-        (at < self.args.len()).then(|| self.args.remove(at))
-    }
-
-    /// Whether the flag `name` (an option without a value) was given.
-    fn flag(&mut self, name: &str) -> bool {
-        let given = self.args.iter().any(|a| a == name);
-        self.args.retain(|a| a != name);
-        given
-    }
-
-    fn take_all(&mut self, name: &str) -> Vec<String> {
-        std::iter::from_fn(|| self.take(name)).collect()
-    }
-
-    fn number<N: std::str::FromStr>(&mut self, name: &str, default: N) -> Result<N, String> {
-        match self.take(name) {
-            None => Ok(default),
-            Some(text) => text
-                .parse()
-                .map_err(|_| format!("{name} takes a number, not {text:?}")),
-        }
-    }
-
-    fn engine(&mut self, name: &str) -> Result<Option<Algorithm>, String> {
-        self.take(name).map(|e| e.parse()).transpose()
-    }
-}
-
-/// Limits from `--time` / `--depth` / `--ai`.
-fn limits(options: &mut Options, default_level: u32) -> Result<Limits, String> {
-    let level = options.number("--ai", default_level)?;
-    let time: Option<f64> = options
-        .take("--time")
-        .map(|t| t.parse())
-        .transpose()
-        .map_err(|_| "--time takes seconds".to_string())?;
-    let depth: Option<u32> = options
-        .take("--depth")
-        .map(|d| d.parse())
-        .transpose()
-        .map_err(|_| "--depth takes a number".to_string())?;
-    Ok(match (time, depth) {
-        (None, None) => level_limits(level),
-        (time, depth) => Limits {
-            time: time.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
-            depth,
-            nodes: None,
-            whole_time: false,
-        },
-    })
-}
-
-/// Takes `--variant TITLE` (anywhere) out of `args`: the title asked for, if any.
-fn take_variant(args: &mut Vec<String>) -> Result<Option<String>, String> {
-    let Some(at) = args.iter().position(|a| a == "--variant") else {
-        return Ok(None);
-    };
-    if at + 1 == args.len() {
-        return Err("--variant needs a title (`help` lists the commands)".to_string());
-    }
-    args.remove(at);
-    Ok(Some(args.remove(at)))
-}
-
-/// The command line of a compiled engine: `args` after the program name (a package of
-/// several games takes `--variant TITLE` first, see [`run_variants`]), `make_engine`
-/// the game's constructor, `rules_file` the name saved games give for it. A
-/// `--variant` naming this engine's own game (ignoring case) is accepted, so that the
-/// usage line holds for packages of one game too.
-pub fn run_engine<T: Templates + 'static>(
-    make_engine: fn() -> Engine<T>,
-    rules_file: &str,
-    mut args: Vec<String>,
-) -> ExitCode {
-    match take_variant(&mut args) {
-        Ok(None) => {}
-        Ok(Some(title)) => {
-            let own = make_engine().tables.title;
-            if !own.eq_ignore_ascii_case(&title) {
-                eprintln!(
-                    "error: no variant {:?}; this engine plays only {:?}",
-                    zrf_runtime::printable(&title),
-                    zrf_runtime::printable(&own)
-                );
-                return ExitCode::from(2);
-            }
-        }
-        Err(usage) => {
-            eprintln!("error: {usage}");
-            return ExitCode::from(2);
-        }
-    }
-    let mut options = Options { args };
-    let command = if options.args.is_empty() {
-        None
-    } else {
-        Some(options.args.remove(0))
-    };
-    if command.as_deref() != Some("serve") {
-        end_quietly_on_a_closed_pipe();
-    }
-    let result = match command.as_deref() {
-        None => {
-            eprint!("{ENGINE_HELP}");
-            return ExitCode::from(2);
-        }
-        Some("help" | "--help" | "-h") => {
-            say(ENGINE_HELP);
-            return ExitCode::SUCCESS;
-        }
-        Some("perft") => perft_command(&make_engine(), &mut options),
-        Some("moves") => {
-            let engine = make_engine();
-            let start = engine.start();
-            let mut out = io::stdout().lock();
-            for mv in engine.legal_moves(&start) {
-                if writeln!(out, "{}", engine.notation(&start, &mv)).is_err() {
-                    break;
-                }
-            }
-            Ok(())
-        }
-        Some("play") => play_command(&make_engine(), &make_engine, rules_file, &mut options),
-        Some("selfplay") => selfplay_command(&make_engine, rules_file, &mut options),
-        Some("uci") => crate::uci::run_uci(&make_engine).map_err(|e| format!("uci: {e}")),
-        #[cfg(feature = "web")]
-        Some("serve") => {
-            let title = make_engine().tables.title.clone();
-            let open = |_| {
-                let session = crate::web::Session::new(make_engine(), rules_file);
-                Ok(Box::new(session) as Box<dyn crate::web::Table>)
-            };
-            serve_command(vec![title], 0, &open, &mut options)
-        }
-        Some("info") => {
-            say(&crate::board::about_text(&make_engine().tables));
-            Ok(())
-        }
-        Some("bench") => options.number("--time", 2.0).map(|seconds| {
-            say(&bench(&make_engine(), seconds));
-        }),
-        Some(other) => Err(format!("unknown command {other:?}")),
-    };
-    if let Some(report) = runaway_report() {
-        eprintln!("error: {report}");
-        return ExitCode::from(1);
-    }
-    finish(result, &options)
 }
 
 /// What to say when a move list of this process was cut short by the runtime's work
@@ -558,155 +397,15 @@ pub fn runaway_report() -> Option<String> {
     })
 }
 
-/// The exit code for a command's result, warning of arguments it left unread.
-fn finish(result: Result<(), String>, options: &Options) -> ExitCode {
-    let leftover = options.args.first().cloned();
-    match (result, leftover) {
-        (Ok(()), None) => ExitCode::SUCCESS,
-        (Ok(()), Some(extra)) => {
-            eprintln!("warning: ignored argument {extra:?}");
-            ExitCode::SUCCESS
-        }
-        (Err(message), _) => {
-            eprintln!("error: {message}\n`help` lists the commands and their options");
-            ExitCode::from(2)
+/// The exit code for a command's result, saying why it failed.
+fn finish(result: CommandResult) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("error: {}", failure.message);
+            ExitCode::from(failure.code)
         }
     }
-}
-
-fn perft_command<T: Templates>(engine: &Engine<T>, options: &mut Options) -> Result<(), String> {
-    if options.args.is_empty() {
-        return Err("perft needs a depth".to_string());
-    }
-    let depth: u32 = options
-        .args
-        .remove(0)
-        .parse()
-        .map_err(|_| "perft takes a depth, a number".to_string())?;
-    let start = engine.start();
-    let mut out = io::stdout().lock();
-    for d in 1..=depth {
-        let clock = Instant::now();
-        let count = zrf_search::perft(engine, &start, d);
-        let seconds = clock.elapsed().as_secs_f64();
-        let line = format!(
-            "depth {d}: {count} ({:.0} leaves/s)",
-            count as f64 / seconds.max(1e-9)
-        );
-        if writeln!(out, "{line}").is_err() {
-            break;
-        }
-    }
-    Ok(())
-}
-
-fn play_command<T: Templates>(
-    engine: &Engine<T>,
-    make_engine: &fn() -> Engine<T>,
-    rules_file: &str,
-    options: &mut Options,
-) -> Result<(), String> {
-    let tables = &engine.tables;
-    let mut humans = vec![false; tables.players.len()];
-    for name in options.take_all("--human") {
-        let player = tables.players.iter().position(|p| p.name == name);
-        let player = player.ok_or_else(|| {
-            format!(
-                "no player {name:?}; the players are {}",
-                tables.player_names().join(", ")
-            )
-        })?;
-        humans[player] = true;
-    }
-    let settings = Settings {
-        algorithm: options.engine("--engine")?,
-        limits: limits(options, 3)?,
-        seed: options.number("--seed", 1)?,
-        threads: threads(options.number("--threads", 0)?),
-        ..Settings::default()
-    };
-    let seats = Seats {
-        humans,
-        settings,
-        max_turns: options.number("--max-turns", 1000)?,
-        verbose: true,
-        rules_file: rules_file.to_string(),
-    };
-    let save = options.take("--save");
-    let mut out = io::stdout().lock();
-    let _ = writeln!(out, "{}", zrf_runtime::printable(&tables.title));
-    let played = play_game(engine, make_engine, &seats, &mut out, ask_at_terminal);
-    let _ = writeln!(out, "{}", played.ending);
-    if let Some(path) = save {
-        let text = zrf_runtime::saved_game(tables, rules_file, &seats.humans, &played.records);
-        let saved = crate::save_new_file(Path::new(&path), &text)?;
-        let _ = writeln!(
-            out,
-            "saved {} records to {}",
-            played.records.len(),
-            saved.display()
-        );
-    }
-    Ok(())
-}
-
-fn selfplay_command<T: Templates>(
-    make_engine: &fn() -> Engine<T>,
-    rules_file: &str,
-    options: &mut Options,
-) -> Result<(), String> {
-    let save_dir = options.take("--save-dir");
-    let no_save = options.flag("--no-save");
-    let games = options.number("--games", 10)?;
-    let time: f64 = options.number("--time", 0.1)?;
-    let vs_time: f64 = options.number("--vs-time", time)?;
-    let engine_a = options.engine("--engine")?;
-    let engine_b = options.engine("--vs-engine")?;
-    let threads = options.number("--threads", available_threads())?;
-    let max_turns = options.number("--max-turns", 500)?;
-    let depth: u32 = options.number("--depth", 0)?;
-    let budget = |time| match depth {
-        0 => Budget::Seconds(time),
-        depth => Budget::Depth(depth),
-    };
-    let contenders = contenders(engine_a, budget(time), engine_b, budget(vs_time));
-    let match_options = MatchOptions {
-        games,
-        max_turns,
-        threads,
-        seed: options.number("--seed", 1)?,
-        max_seconds: None,
-    };
-    let tables = &make_engine().tables;
-    let report = |game: &crate::MatchGame| {
-        eprintln!(
-            "game {}: {} after {} turns",
-            game.number + 1,
-            game.outcome
-                .map_or("cut".to_string(), |o| o.describe(tables)),
-            game.turns
-        );
-    };
-    let folder = match no_save {
-        true => None,
-        false => Some(crate::save_folder(
-            save_dir.as_deref().map(Path::new),
-            rules_file,
-        )?),
-    };
-    let played = play_match(make_engine, &contenders, &match_options, &report);
-    let engine = make_engine();
-    if let Some(folder) = folder {
-        crate::save_games(&folder, &engine.tables, rules_file, &played)?;
-        say(&format!(
-            "saved {} games in {}\n",
-            played.len(),
-            folder.display()
-        ));
-    }
-    let tally = Tally::of(&played, engine.tables.players.len());
-    say(&tally.table(&contenders, &engine.tables.player_names()));
-    Ok(())
 }
 
 /// What one side of a match may spend on a move.
@@ -762,12 +461,6 @@ pub fn contenders(
         pair[1].label.push_str(" (B)");
     }
     pair
-}
-
-/// Writes `text` to standard output; a closed pipe (`engine bench | head`) is not an
-/// error worth a panic.
-fn say(text: &str) {
-    let _ = io::stdout().lock().write_all(text.as_bytes());
 }
 
 /// Cores to use by default.

@@ -3,10 +3,13 @@
 //! page served to a web browser ([`web`], feature `web`), the names of moves and
 //! squares ([`names`]), pictures of positions
 //! ([`board`]), moves typed as a person writes them ([`move_text`]), self-play matches
-//! that save their games ([`play_match`]), and the command line every compiled engine
-//! shares ([`driver`]).
+//! that save their games ([`play_match`]), and the commands `zrfc` and every compiled
+//! engine share: their options ([`args`]), what they do ([`commands`]) and the
+//! compiled engines' `main` ([`driver`]).
 
+pub mod args;
 pub mod board;
+pub mod commands;
 pub mod driver;
 pub mod move_text;
 pub mod names;

@@ -69,3 +69,42 @@ fn play_prints_the_title_and_the_game() {
     );
     assert!(out.contains("\ngame over: "), "{out}");
 }
+
+#[test]
+fn moves_and_show_take_the_moves_to_play_first() {
+    let (out, code) = program(&["moves", "--after", "b2"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(out.lines().count(), 8, "{out}");
+    assert!(!out.contains("Mark b2"), "{out}");
+    let (out, code) = program(&["show", "--after", "b2", "a1"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.starts_with("3 . . .\n2 . M .\n1 m . .\n"), "{out}");
+    let (out, code) = program(&["moves", "--after", "z9"]);
+    assert_eq!((out.as_str(), code), ("", Some(1)));
+}
+
+#[test]
+fn perft_compares_with_expected_counts_as_zrfc_does() {
+    let (out, code) = program(&["perft", "2", "--expect", "1:9,2:72"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("depth 2: 72 (") && out.contains(") ok\n"),
+        "{out}"
+    );
+    let (out, code) = program(&["perft", "--depth", "2", "--expect", "2:71"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("MISMATCH: expected 71"), "{out}");
+}
+
+#[test]
+fn bad_options_are_usage_errors_and_help_is_not() {
+    assert_eq!(program(&["play", "--ai", "9"]).1, Some(2));
+    assert_eq!(program(&["perft", "--frobnicate"]).1, Some(2));
+    assert_eq!(program(&[]).1, Some(2));
+    let (out, code) = program(&["help", "play"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("--human <PLAYER>") && out.contains("--ai <LEVEL>"),
+        "{out}"
+    );
+}
