@@ -149,13 +149,19 @@ fn emit_reach_field(w: &mut RustWriter, tables: &Tables) {
             };
             let mut then = Vec::new();
             if !reach.step_bounds().0.is_empty() {
-                then.push(".with_step_bounds(STEP_BOUNDS.to_vec(), ANCHORED.to_vec())");
+                then.push(
+                    ".and_then(|reach| reach.with_step_bounds(STEP_BOUNDS.to_vec(), ANCHORED.to_vec()))",
+                );
             }
             if !reach.starts_elsewhere().is_empty() {
-                then.push(".with_starts_elsewhere(STARTS_ELSEWHERE.to_vec())");
+                then.push(
+                    ".and_then(|reach| reach.with_starts_elsewhere(STARTS_ELSEWHERE.to_vec()))",
+                );
             }
-            let close = if then.is_empty() { "))," } else { ")" };
-            w.enclosed(format!("reach: Some({constructor}"), close, |w| {
+            // The sizes are those zrfc checked before writing them: only an edit of the
+            // generated file could make them disagree.
+            then.push(".expect(\"the sizes zrfc checked when it wrote this file\")),");
+            w.enclosed(format!("reach: Some({constructor}"), ")", |w| {
                 let (bounded, _) = reach.parts();
                 w.line(format!(
                     "{}, {}, {},",
@@ -175,10 +181,8 @@ fn emit_reach_field(w: &mut RustWriter, tables: &Tables) {
                     None => w.line("REACH.to_vec(),"),
                 }
             });
-            let last = then.len().saturating_sub(1);
-            for (index, call) in then.iter().enumerate() {
-                let end = if index == last { ")," } else { "" };
-                w.line(format!("{call}{end}"));
+            for call in then {
+                w.line(call);
             }
         }
     }

@@ -5,7 +5,7 @@
 //! analysis must over-approximate: whatever it cannot follow makes the type unbounded.
 
 use rustc_hash::FxHashMap;
-use zrf_runtime::{PieceSquares, Reach, Tables, NO_POS};
+use zrf_runtime::{Inconsistency, PieceSquares, Reach, Tables, NO_POS};
 
 use crate::ir::{self, AddKind, Block, Cond, Dir, GoTarget, Stmt};
 
@@ -18,10 +18,11 @@ const MAX_WORK: usize = 20_000_000;
 
 /// The reach of every piece type of `game`, and of each of its move templates where
 /// that table is small enough; `None` if the game never asks whether a piece is attacked
-/// (no `checkmated` goal, no `attacked?` or `defended?`), or is too large.
-pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
+/// (no `checkmated` goal, no `attacked?` or `defended?`), or is too large. An error is
+/// a table of the wrong size: a mistake of this module.
+pub fn reach(game: &ir::Game, tables: &Tables) -> Result<Option<Reach>, Inconsistency> {
     if !tables.has_royal_kinds() && !ir::visit::asks_attacked(&game.templates) {
-        return None;
+        return Ok(None);
     }
     let players = tables.players.len();
     let kinds = tables.kinds();
@@ -29,7 +30,7 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
     let layout = PieceSquares::new(players, kinds, positions);
     let words = layout.words();
     if layout.rows() > MAX_WORDS {
-        return None;
+        return Ok(None);
     }
     let counts: Vec<u32> = game.pieces.iter().map(|p| p.moves.len() as u32).collect();
     let total: usize = counts.iter().map(|&c| c as usize).sum();
@@ -115,24 +116,24 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Option<Reach> {
                 starts_elsewhere[layout.row(player, kind, 0)..][..positions * words].fill(u64::MAX);
             }
             if work > MAX_WORK {
-                return None;
+                return Ok(None);
             }
             first_template += piece.moves.len();
         }
     }
     let reach = if keep_templates {
-        Reach::from_templates(players, kinds, positions, bounded, counts, bits)
+        Reach::from_templates(players, kinds, positions, bounded, counts, bits)?
     } else {
-        Reach::new(players, kinds, positions, bounded, bits)
+        Reach::new(players, kinds, positions, bounded, bits)?
     };
-    let reach = reach.with_step_bounds(step_bounds, anchored);
+    let reach = reach.with_step_bounds(step_bounds, anchored)?;
     // Only loose types have starts elsewhere; without any, the table says nothing.
     let any_loose = starts_elsewhere.iter().any(|&bits| bits != 0);
-    Some(if any_loose {
-        reach.with_starts_elsewhere(starts_elsewhere)
+    Ok(Some(if any_loose {
+        reach.with_starts_elsewhere(starts_elsewhere)?
     } else {
         reach
-    })
+    }))
 }
 
 /// What a run knows about positions at one point of a template.

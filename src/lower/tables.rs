@@ -3,8 +3,8 @@
 //! so that the two cannot disagree.
 
 use zrf_runtime::{
-    Derived, Fnv1a, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place,
-    Player, Setup, Tables, Turn, Zobrist, NO_POS,
+    Derived, Fnv1a, Goal, GoalCond, GoalKind, Inconsistency, Options, PassTurn, PieceInfo,
+    PieceRef, Place, Player, Setup, Tables, Turn, Zobrist, NO_POS,
 };
 
 use crate::ir;
@@ -18,6 +18,9 @@ pub enum TablesError {
     TooManyAttributes(usize),
     #[error("the game has no turns (no players)")]
     NoTurns,
+    /// A mistake of the lowering: the tables it built do not hold together.
+    #[error("{0}")]
+    Inconsistent(#[from] Inconsistency),
 }
 
 /// The runtime tables of a lowered game.
@@ -174,11 +177,11 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
         evaluation: None,
         derived: Derived::default(),
     };
-    tables.reach = super::reach::reach(game, &tables);
+    tables.reach = super::reach::reach(game, &tables)?;
+    tables.check()?;
     Ok(tables)
 }
 
-/// Each game draws its own hash keys, from its title.
 /// Sections of prose (`description`, `help`, ...) with their names owned.
 fn owned_prose(about: &[(&'static str, String)]) -> Vec<(String, String)> {
     about
@@ -187,6 +190,7 @@ fn owned_prose(about: &[(&'static str, String)]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Each game draws its own hash keys, from its title.
 fn zobrist_seed(title: &str) -> u64 {
     let mut hash = Fnv1a::new();
     hash.write(title.as_bytes());

@@ -562,13 +562,16 @@ fn a_reach_table_that_misses_a_move_is_caught() {
         (tables.players.len(), tables.kinds(), tables.positions.len());
     // Every type bounded, reaching nothing: a capture is outside. (Moves onto squares
     // their templates found empty remove nothing, and are in no reach.)
-    engine.tables.reach = Some(zrf_runtime::Reach::new(
-        players,
-        kinds,
-        positions,
-        vec![true; players * kinds],
-        vec![0; players * kinds * positions * positions.div_ceil(64)],
-    ));
+    engine.tables.reach = Some(
+        zrf_runtime::Reach::new(
+            players,
+            kinds,
+            positions,
+            vec![true; players * kinds],
+            vec![0; players * kinds * positions * positions.div_ceil(64)],
+        )
+        .expect("sizes agree"),
+    );
     let start = engine.start();
     assert_eq!(engine.reach_violation(&start), None);
     let capture = after(&engine, &["Pawn e2 - e4", "Pawn d7 - d5"]);
@@ -691,7 +694,12 @@ fn step_bounds_too_small_or_a_wrong_anchor_are_caught() {
     );
     assert_eq!(engine.reach_violation(&castling), None);
     let with = |bounds: Vec<u16>, anchored: Vec<bool>| {
-        Some(reach.clone().with_step_bounds(bounds, anchored))
+        Some(
+            reach
+                .clone()
+                .with_step_bounds(bounds, anchored)
+                .expect("sizes agree"),
+        )
     };
     // Every bound one: the pawns' double steps are past it.
     engine.tables.reach = with(vec![1; bounds.len()], anchored.clone());
@@ -709,8 +717,8 @@ fn step_bounds_too_small_or_a_wrong_anchor_are_caught() {
     );
     // The king loose, but no square named where its steps start elsewhere.
     let nowhere = vec![0; reach.starts_elsewhere().len()];
-    engine.tables.reach =
-        with(bounds.clone(), anchored.clone()).map(|reach| reach.with_starts_elsewhere(nowhere));
+    engine.tables.reach = with(bounds.clone(), anchored.clone())
+        .map(|reach| reach.with_starts_elsewhere(nowhere).expect("sizes agree"));
     let violation = engine.reach_violation(&castling).expect("a violation");
     assert!(
         violation.contains("King on e1") && violation.contains("does not name"),
@@ -745,14 +753,17 @@ fn a_template_reach_that_misses_a_move_is_caught() {
             first += count as usize;
         }
     }
-    engine.tables.reach = Some(zrf_runtime::Reach::from_templates(
-        players,
-        kinds,
-        positions,
-        bounded.to_vec(),
-        counts.to_vec(),
-        swapped,
-    ));
+    engine.tables.reach = Some(
+        zrf_runtime::Reach::from_templates(
+            players,
+            kinds,
+            positions,
+            bounded.to_vec(),
+            counts.to_vec(),
+            swapped,
+        )
+        .expect("sizes agree"),
+    );
     assert!(engine
         .tables
         .reach

@@ -9,6 +9,7 @@
 //! pass is added when the options allow. The random draw (`draw`) and the search's view
 //! ([`crate::Game`]) are written beside it.
 
+use crate::consistency::Inconsistency;
 use crate::gen::Gen;
 use crate::run::Steps;
 use crate::state::State;
@@ -26,9 +27,18 @@ pub struct Engine<T> {
 }
 
 impl<T: Templates> Engine<T> {
-    /// A game of these tables and templates.
+    /// A game of these tables and templates. The tables must pass [`Tables::check`] (the
+    /// compiler's lowering checks those it builds; debug builds check again here): use
+    /// [`Engine::try_new`] for tables from anywhere else.
     pub fn new(tables: Tables, templates: T) -> Engine<T> {
+        debug_assert_eq!(tables.check(), Ok(()));
         Engine { tables, templates }
+    }
+
+    /// A game of these tables and templates, once the tables pass [`Tables::check`].
+    pub fn try_new(tables: Tables, templates: T) -> Result<Engine<T>, Inconsistency> {
+        tables.check()?;
+        Ok(Engine { tables, templates })
     }
 
     /// The position before the first turn: the board setup and the stocks off the board.

@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 mod attacked;
+mod consistency;
 mod draw;
 mod engine;
 mod game;
@@ -45,6 +46,7 @@ mod turn;
 mod watched;
 
 pub use attacked::{AttackGuard, Attackers};
+pub use consistency::Inconsistency;
 pub use engine::Engine;
 pub use game::{Game, MoveTraits};
 pub use gen::Gen;

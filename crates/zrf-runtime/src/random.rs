@@ -76,6 +76,13 @@ impl Zobrist {
         }
     }
 
+    /// Whether these keys are drawn for a game of these sizes.
+    pub fn fits(&self, positions: usize, players: usize, kinds: usize, attributes: usize) -> bool {
+        (self.players, self.kinds, self.attributes) == (players, kinds, attributes)
+            && self.pieces.len() == positions * players * kinds
+            && self.attribute_keys.len() == positions * attributes
+    }
+
     /// The seed the keys were drawn from.
     pub fn seed(&self) -> u64 {
         self.seed

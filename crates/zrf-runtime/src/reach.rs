@@ -3,7 +3,7 @@
 
 use smallvec::SmallVec;
 
-use crate::{Kind, PieceSquares, PlayerIx, Pos};
+use crate::{Inconsistency, Kind, PieceSquares, PlayerIx, Pos};
 
 /// Per moving player, piece type and square: the squares a move of that piece could
 /// remove a piece from (capture, create, place, or move onto a square its template did
@@ -68,25 +68,22 @@ struct ByTemplate {
 }
 
 impl Reach {
-    /// `bits` holds one bitset of `positions.div_ceil(64)` words per player, kind and
-    /// square, in that order. Inconsistent sizes make every piece unbounded.
+    /// `bounded` holds one flag per player and kind, `bits` one bitset of
+    /// `positions.div_ceil(64)` words per player, kind and square, in that order; other
+    /// sizes are an error.
     pub fn new(
         players: usize,
         kinds: usize,
         positions: usize,
         bounded: Vec<bool>,
         bits: Vec<u64>,
-    ) -> Reach {
+    ) -> Result<Reach, Inconsistency> {
         let layout = PieceSquares::new(players, kinds, positions);
         let words = layout.words();
-        let consistent = bounded.len() == layout.pairs() && bits.len() == layout.rows();
-        let (bounded, bits) = if consistent {
-            (bounded, bits)
-        } else {
-            (Vec::new(), Vec::new())
-        };
+        Inconsistency::expect_len("reach: bounded types", bounded.len(), layout.pairs())?;
+        Inconsistency::expect_len("reach: bitsets", bits.len(), layout.rows())?;
         let all_bounded: Vec<bool> = (0..players)
-            .map(|player| consistent && (0..kinds).all(|kind| bounded[layout.pair(player, kind)]))
+            .map(|player| (0..kinds).all(|kind| bounded[layout.pair(player, kind)]))
             .collect();
         let mut hitting_from = vec![0u64; layout.player_squares() * words];
         for player in (0..players).filter(|&p| all_bounded[p]) {
@@ -100,7 +97,7 @@ impl Reach {
                 }
             }
         }
-        Reach {
+        Ok(Reach {
             layout,
             bounded,
             bits,
@@ -110,14 +107,14 @@ impl Reach {
             step_bounds: Vec::new(),
             anchored: Vec::new(),
             starts_elsewhere: Vec::new(),
-        }
+        })
     }
 
     /// The reach of each move template, that of each piece type being the union of its
     /// templates': `counts` per piece type (the number of its move templates, in the
     /// order [`crate::Templates::piece_moves`] runs them), and a bitset of
     /// `positions.div_ceil(64)` words per player, square, and template of all the types
-    /// in turn. Inconsistent sizes make every piece unbounded.
+    /// in turn. Other sizes are an error.
     pub fn from_templates(
         players: usize,
         kinds: usize,
@@ -125,13 +122,16 @@ impl Reach {
         bounded: Vec<bool>,
         counts: Vec<u32>,
         template_bits: Vec<u64>,
-    ) -> Reach {
+    ) -> Result<Reach, Inconsistency> {
         let layout = PieceSquares::new(players, kinds, positions);
         let words = layout.words();
         let total: usize = counts.iter().map(|&c| c as usize).sum();
-        if counts.len() != kinds || template_bits.len() != layout.template_rows(total) {
-            return Reach::new(players, kinds, positions, bounded, Vec::new());
-        }
+        Inconsistency::expect_len("reach: template counts", counts.len(), kinds)?;
+        Inconsistency::expect_len(
+            "reach: template bitsets",
+            template_bits.len(),
+            layout.template_rows(total),
+        )?;
         let first: Vec<usize> = counts
             .iter()
             .scan(0, |next, &count| {
@@ -155,7 +155,7 @@ impl Reach {
                 }
             }
         }
-        let mut reach = Reach::new(players, kinds, positions, bounded, bits);
+        let mut reach = Reach::new(players, kinds, positions, bounded, bits)?;
         let mut toward = Vec::new();
         if total <= 64 && layout.square_pairs() <= MAX_TOWARD {
             toward = vec![0u64; layout.square_pairs()];
@@ -176,7 +176,13 @@ impl Reach {
             bits: template_bits,
             toward,
         });
-        reach
+        Ok(reach)
+    }
+
+    /// Whether this reach is laid out for a game of these numbers of players, piece types
+    /// and positions.
+    pub fn fits(&self, players: usize, kinds: usize, positions: usize) -> bool {
+        self.layout == PieceSquares::new(players, kinds, positions)
     }
 
     /// Which move templates of a `kind` piece of `player` standing on `from` could remove
@@ -240,20 +246,18 @@ impl Reach {
     /// index within these bounds, drawing again when the index is past the piece's
     /// steps, which keeps every turn equally likely (see
     /// [`crate::Engine::random_legal_move`]); the bounds are checked on the positions
-    /// of the corpus playouts ([`crate::Engine::reach_violation`]). Inconsistent sizes
-    /// leave every bound unknown.
-    pub fn with_step_bounds(mut self, bounds: Vec<u16>, anchored: Vec<bool>) -> Reach {
-        let consistent = self.bounded.len() == self.layout.pairs()
-            && bounds.len() == self.layout.squares()
-            && anchored.len() == self.layout.pairs();
-        if consistent {
-            self.step_bounds = bounds;
-            self.anchored = anchored;
-        } else {
-            self.step_bounds = Vec::new();
-            self.anchored = Vec::new();
-        }
-        self
+    /// of the corpus playouts ([`crate::Engine::reach_violation`]). Other sizes are an
+    /// error.
+    pub fn with_step_bounds(
+        mut self,
+        bounds: Vec<u16>,
+        anchored: Vec<bool>,
+    ) -> Result<Reach, Inconsistency> {
+        Inconsistency::expect_len("reach: step bounds", bounds.len(), self.layout.squares())?;
+        Inconsistency::expect_len("reach: anchored types", anchored.len(), self.layout.pairs())?;
+        self.step_bounds = bounds;
+        self.anchored = anchored;
+        Ok(self)
     }
 
     /// Whether every step of a `kind` piece of `player` starts on its square (see
@@ -287,12 +291,11 @@ impl Reach {
     /// a candidate with the turns of a piece that is not anchored only where that piece
     /// could make it (see [`crate::Engine::random_legal_move`]); checked on the
     /// positions of the corpus playouts ([`crate::Engine::reach_violation`]). A table
-    /// of another size is ignored.
-    pub fn with_starts_elsewhere(mut self, starts: Vec<u64>) -> Reach {
-        let consistent =
-            self.bounded.len() == self.layout.pairs() && starts.len() == self.layout.rows();
-        self.starts_elsewhere = if consistent { starts } else { Vec::new() };
-        self
+    /// of another size is an error.
+    pub fn with_starts_elsewhere(mut self, starts: Vec<u64>) -> Result<Reach, Inconsistency> {
+        Inconsistency::expect_len("reach: other starts", starts.len(), self.layout.rows())?;
+        self.starts_elsewhere = starts;
+        Ok(self)
     }
 
     /// [`Reach::with_starts_elsewhere`]'s table (for code generation); empty when

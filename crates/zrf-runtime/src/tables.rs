@@ -115,6 +115,18 @@ impl PieceRef {
         }
     }
 
+    /// The piece type this asks about.
+    pub fn kind(self) -> Kind {
+        match self {
+            PieceRef::Own(kind)
+            | PieceRef::Opponent(kind)
+            | PieceRef::AnyOwner(kind)
+            | PieceRef::NotOwn(kind)
+            | PieceRef::NotOpponent(kind)
+            | PieceRef::NotAnyOwner(kind) => kind,
+        }
+    }
+
     /// Whether this asks for a square without some piece.
     pub fn is_negated(self) -> bool {
         matches!(

@@ -470,7 +470,8 @@ fn templates_from_the_64th_on_share_the_last_bit_of_a_limit() {
         vec![true; 4],
         counts,
         by_template,
-    );
+    )
+    .expect("sizes agree");
     // Each type's reach is the union of its templates'.
     assert!(reach.may_hit(1, 0, 2, &[1]) && reach.may_hit(1, 0, 2, &[3]));
     assert!(!reach.may_hit(1, 0, 2, &[2]));
@@ -804,5 +805,62 @@ fn tables_per_player_type_and_square_are_laid_out_player_first() {
     assert_eq!(
         tables.layout(),
         crate::PieceSquares::new(tables.players.len(), tables.kinds(), 4)
+    );
+}
+
+#[test]
+fn tables_that_do_not_hold_together_are_refused_with_the_first_fault() {
+    assert_eq!(row(5).check(), Ok(()));
+    let fault = |break_it: fn(&mut Tables)| {
+        let mut tables = row(5);
+        break_it(&mut tables);
+        tables.check().expect_err("refused").to_string()
+    };
+    assert_eq!(
+        fault(|t| t.links[3] = 5),
+        "inconsistent game tables: link: index 5 where there are 5"
+    );
+    assert_eq!(
+        fault(|t| t.links.pop().map(drop).unwrap_or_default()),
+        "inconsistent game tables: links: 9 entries where 10 are needed"
+    );
+    assert_eq!(
+        fault(|t| t.symmetry[1] = vec![1, 2]),
+        "inconsistent game tables: symmetry: index 2 where there are 2"
+    );
+    assert_eq!(
+        fault(|t| t.turns[1].move_as = 2),
+        "inconsistent game tables: turn moving as: index 2 where there are 2"
+    );
+    assert_eq!(
+        fault(|t| t.setup.push(crate::Setup {
+            player: 0,
+            kind: 7,
+            positions: vec![0],
+            off_board: 0,
+        })),
+        "inconsistent game tables: setup piece type: index 7 where there are 2"
+    );
+    assert_eq!(
+        fault(|t| t.goals.push(crate::Goal {
+            kind: crate::GoalKind::Win,
+            players: vec![0],
+            condition: crate::GoalCond::Not(Box::new(crate::GoalCond::Checkmated(vec![2]))),
+        })),
+        "inconsistent game tables: goal piece type: index 2 where there are 2"
+    );
+    assert_eq!(
+        fault(|t| t.royal[0].push(false)),
+        "inconsistent game tables: royal types: 3 entries where 2 are needed"
+    );
+    assert_eq!(
+        fault(|t| t.zobrist = Zobrist::new(1, 6, 2, 2, 0)),
+        "inconsistent game tables: hash keys drawn for another board"
+    );
+    assert_eq!(
+        crate::Reach::new(2, 2, 5, vec![true; 4], vec![0; 19])
+            .map(drop)
+            .map_err(|e| e.to_string()),
+        Err("inconsistent game tables: reach: bitsets: 19 entries where 20 are needed".into())
     );
 }
