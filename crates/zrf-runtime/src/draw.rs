@@ -71,7 +71,7 @@ impl<T: Templates> Engine<T> {
         after: &mut State,
     ) -> Option<Move> {
         moves.clear();
-        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves);
+        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves, false);
         let (Some(undecided), Some(true)) = (listed.undecided, listed.routes_differ) else {
             // Turns that may repeat are told apart once all are decided.
             guard.keep_legal(self, state, moves, listed.undecided, |_| true);

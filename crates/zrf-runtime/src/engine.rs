@@ -63,7 +63,7 @@ impl<T: Templates> Engine<T> {
         moves.clear();
         let turn = self.turn(state);
         let routes_differ = match self.tables.royal_kinds(turn.player) {
-            Some(royal) => self.legal_turns_guarded(state, turn, royal, moves, |_| true),
+            Some(royal) => self.legal_turns_guarded(state, turn, royal, moves, false),
             None => {
                 // Priorities are to drop every other turn once one of the first type
                 // listed is found (with a legality filter, that might drop all of those).
@@ -89,38 +89,34 @@ impl<T: Templates> Engine<T> {
         }
     }
 
-    /// The legal turns of the player to move that are `wanted`, into `moves`, in the
-    /// order of [`Engine::legal_moves`]: where no rule makes one turn's legality depend
-    /// on the others (`move-priorities`, `maximal captures`, a pass when no other turn
-    /// is legal), only the wanted turns are tested against the `checkmated` filter.
-    pub fn legal_moves_among_into(
-        &self,
-        state: &State,
-        moves: &mut Vec<Move>,
-        wanted: impl Fn(&Move) -> bool,
-    ) {
+    /// The legal turns that remove a piece or promote one
+    /// ([`crate::MoveTraits::is_loud`]), in the order [`Engine::legal_moves_into`] lists
+    /// them, into `moves`. Where each turn's legality is its own (no `move-priorities`,
+    /// `maximal captures` or pass allowed only without another turn) and the mover has a
+    /// royal piece, the first steps that only move onto an empty square are dropped as
+    /// they are generated and only the others are tested; elsewhere the whole list is
+    /// filtered.
+    pub fn legal_loud_moves_into(&self, state: &State, moves: &mut Vec<Move>) {
         let turn = self.turn(state);
         let royal = self.tables.royal_kinds(turn.player);
         let Some(royal) = royal.filter(|_| self.tables.turns_judged_alone()) else {
             self.legal_moves_into(state, moves);
-            moves.retain(wanted);
+            moves.retain(|m| m.traits(state).is_loud());
             return;
         };
         moves.clear();
-        let routes_differ = self.legal_turns_guarded(state, turn, royal, moves, &wanted);
+        let routes_differ = self.legal_turns_guarded(state, turn, royal, moves, true);
         drop_repeated_turns(moves, routes_differ);
-        if self.tables.options.pass_turn == PassTurn::Always && wanted(&Move::pass()) {
-            moves.push(Move::pass());
-        }
-        // The shortcut's invariant: with each turn judged alone, testing the wanted turns
-        // only keeps what filtering the whole legal list keeps, in the same order.
+        // The shortcut's invariant: with each turn judged alone, generating and testing
+        // the loud turns alone keeps what filtering the whole legal list keeps, in the
+        // same order (a pass is never loud).
         debug_assert!(
             *moves == {
                 let mut all = self.legal_moves(state);
-                all.retain(&wanted);
+                all.retain(|m| m.traits(state).is_loud());
                 all
             },
-            "the wanted legal turns differ from the legal turns filtered"
+            "the loud legal turns differ from the legal turns filtered"
         );
     }
 

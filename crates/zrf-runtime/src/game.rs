@@ -4,9 +4,9 @@ use smallvec::{smallvec, SmallVec};
 
 use crate::engine::Engine;
 use crate::goals::Outcome;
-use crate::state::{Change, State};
+use crate::state::State;
 use crate::templates::Templates;
-use crate::turn::Move;
+use crate::turn::{Move, MoveTraits};
 use crate::{PlayerIx, Pos};
 
 /// What search algorithms need from a game, whatever executes its templates.
@@ -35,17 +35,12 @@ pub trait Game {
     /// The result if the game is over in `state`, given its legal moves (which matter
     /// only through whether there are any: one legal move stands for all).
     fn outcome(&self, state: &Self::State, moves: &[Self::Move]) -> Option<Outcome>;
-    /// The legal moves of `state` that are `wanted`, in the order of
-    /// [`Game::legal_moves`], into `moves` (emptied first); an engine may test the
-    /// legality of the wanted ones alone (a quiescence search wants captures).
-    fn legal_moves_among_into(
-        &self,
-        state: &Self::State,
-        moves: &mut Vec<Self::Move>,
-        wanted: &dyn Fn(&Self::Move) -> bool,
-    ) {
+    /// The legal moves that remove a piece or promote one ([`MoveTraits::is_loud`]),
+    /// in the order [`Game::legal_moves_into`] lists them: a quiescence search's moves.
+    /// Engines may find them without listing and testing the others.
+    fn legal_loud_moves_into(&self, state: &Self::State, moves: &mut Vec<Self::Move>) {
         self.legal_moves_into(state, moves);
-        moves.retain(|m| wanted(m));
+        moves.retain(|m| self.move_traits(state, m).is_loud());
     }
     /// [`Game::outcome`] supposing the player to move has a legal move, answered
     /// without listing them where the game can (by default it lists them, and answers
@@ -113,21 +108,6 @@ pub trait Game {
     fn null_move(&self, _state: &Self::State) -> Option<Self::State> {
         None
     }
-}
-
-/// What a search's move ordering and quiescence ask of a move, worked out from its
-/// changes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MoveTraits {
-    /// Pieces the turn removes from the board: those it captures, changes the type of
-    /// (as `maximal captures` counts them), and those a piece moves onto.
-    pub captures: u32,
-    /// Whether the turn changes a piece's type or creates one (a promotion, usually).
-    pub promotes: bool,
-    /// Where the moving piece started (none for drops and passes).
-    pub from: Option<Pos>,
-    /// Where the turn's last step arrived (none for passes).
-    pub to: Option<Pos>,
 }
 
 impl<T: Templates> Game for Engine<T> {
@@ -215,13 +195,8 @@ impl<T: Templates> Game for Engine<T> {
         self.attacks_on(state, turn, piece.owner, &[square], &kind_taken)
     }
 
-    fn legal_moves_among_into(
-        &self,
-        state: &State,
-        moves: &mut Vec<Move>,
-        wanted: &dyn Fn(&Move) -> bool,
-    ) {
-        Engine::legal_moves_among_into(self, state, moves, wanted);
+    fn legal_loud_moves_into(&self, state: &State, moves: &mut Vec<Move>) {
+        Engine::legal_loud_moves_into(self, state, moves);
     }
 
     fn outcome_with_a_move(&self, state: &State) -> Option<Outcome> {
@@ -238,31 +213,6 @@ impl<T: Templates> Game for Engine<T> {
     }
 
     fn move_traits(&self, state: &State, mv: &Move) -> MoveTraits {
-        let changes = mv.steps.iter().flat_map(|s| &s.changes);
-        let promotes = changes
-            .clone()
-            .any(|c| matches!(c, Change::ChangeType { .. } | Change::Create { .. }));
-        // A piece moved onto another removes it (chess captures have no `capture`),
-        // unless that one left first or was captured already (counted by `captures`).
-        let vacated = |square: Pos| {
-            changes.clone().any(|c| match *c {
-                Change::Move { from, .. } => from == square,
-                Change::Capture { pos } => pos == square,
-                _ => false,
-            })
-        };
-        let landed_on = changes
-            .clone()
-            .filter(|c| match **c {
-                Change::Move { from, to } => to != from && state.at(to).is_some() && !vacated(to),
-                _ => false,
-            })
-            .count();
-        MoveTraits {
-            captures: (mv.captures() + landed_on) as u32,
-            promotes,
-            from: mv.steps.first().and_then(|s| s.from),
-            to: mv.steps.last().map(|s| s.to),
-        }
+        mv.traits(state)
     }
 }

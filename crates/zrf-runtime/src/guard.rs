@@ -24,30 +24,39 @@ impl<T: Templates> Engine<T> {
         turn: Turn,
         royal: &[bool],
         moves: &mut Vec<Move>,
-        wanted: impl Fn(&Move) -> bool,
+        loud_only: bool,
     ) -> Option<bool> {
-        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves);
-        guard.keep_legal(self, state, moves, listed.undecided, wanted);
+        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves, loud_only);
+        let undecided = listed.undecided;
+        match loud_only {
+            true => guard.keep_legal(self, state, moves, undecided, |m| m.traits(state).is_loud()),
+            false => guard.keep_legal(self, state, moves, undecided, |_| true),
+        }
         listed.routes_differ
     }
 
     /// The turns of `turn` in `state`, into `moves` (empty), and the guard of the `royal`
-    /// pieces of the mover that screened them as they were listed, where it could.
+    /// pieces of the mover that screened them as they were listed, where it could;
+    /// `loud_only`: with most quiet turns left out (see [`Steps::loud_only`]).
     pub(crate) fn screened_turns<'r>(
         &self,
         state: &State,
         turn: Turn,
         royal: &'r [bool],
         moves: &mut Vec<Move>,
+        loud_only: bool,
     ) -> (RoyalGuard<'r>, Listed) {
         // The attack test on the position before comes first, so that the turns it
         // decides are told apart as they are generated.
         let guard = RoyalGuard::new(self, state, turn, royal);
-        let first = if guard.screens(turn) {
+        let mut first = if guard.screens(turn) {
             Steps::screening(guard.footprint, std::mem::take(moves))
         } else {
             Steps::appending_to(std::mem::take(moves))
         };
+        if loud_only {
+            first = first.loud_only();
+        }
         let listed = self.gen().turns_into(state, turn, first, moves);
         (guard, listed)
     }
@@ -61,7 +70,7 @@ impl<T: Templates> Engine<T> {
         let turn = self.turn(state);
         let royal = self.tables.royal_kinds(turn.player)?;
         let mut screened = Vec::new();
-        self.legal_turns_guarded(state, turn, royal, &mut screened, |_| true);
+        self.legal_turns_guarded(state, turn, royal, &mut screened, false);
         let mut guard = RoyalGuard::new(self, state, turn, royal);
         let mut after = state.clone();
         self.pseudo_legal(state, turn).into_iter().find_map(|m| {

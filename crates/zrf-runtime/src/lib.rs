@@ -48,7 +48,7 @@ mod watched;
 pub use attacked::{AttackGuard, Attackers};
 pub use consistency::Inconsistency;
 pub use engine::Engine;
-pub use game::{Game, MoveTraits};
+pub use game::Game;
 pub use gen::Gen;
 pub use goals::Outcome;
 pub use layout::PieceSquares;
@@ -69,7 +69,7 @@ pub use tables::{
     Player, Setup, Tables, Turn, NO_POS,
 };
 pub use templates::Templates;
-pub use turn::{Move, TurnSteps};
+pub use turn::{Move, MoveTraits, TurnSteps};
 
 /// A board position: an index into [`Tables::positions`].
 pub type Pos = u32;

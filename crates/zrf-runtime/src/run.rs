@@ -96,6 +96,9 @@ pub struct Steps {
     skipped_partial: bool,
     skipped_elsewhere: bool,
     anchor: Option<Pos>,
+    /// Whether steps that only move a piece onto an empty square, completing the turn,
+    /// are dropped as they come (see [`Steps::loud_only`]).
+    loud_only: bool,
 }
 
 /// Which steps [`Steps`] keeps: one choice, so that the usual one costs one test per step.
@@ -247,7 +250,19 @@ impl Steps {
             skipped_partial: false,
             skipped_elsewhere: false,
             anchor: None,
+            loud_only: false,
         }
+    }
+
+    /// These steps, dropping as they come those that only move a piece onto an empty
+    /// square and complete the turn: turns that neither remove a piece nor promote,
+    /// which a search that wants only those ([`crate::Game::legal_loud_moves_into`])
+    /// need not build or test. Steps with other changes are all kept, for the caller to
+    /// sort out. For first steps only: a chain's last step may be quiet when the turn
+    /// is not.
+    pub(crate) fn loud_only(mut self) -> Steps {
+        self.loud_only = true;
+        self
     }
 
     /// Keeps only the steps that may remove a piece from one of `targets`, and partial
@@ -1329,6 +1344,9 @@ impl<'a> RunCore<'a> {
             // Most steps move one piece and do nothing else: no pending change to order
             // the movement among.
             let to = self.to.unwrap_or(self.pos);
+            if self.out.loud_only && continue_with.is_none() && self.piece_at(to).is_none() {
+                return;
+            }
             let movement = Change::Move { from, to };
             if self.out.wants(
                 std::slice::from_ref(&movement),

@@ -3,7 +3,7 @@
 
 use smallvec::SmallVec;
 
-use crate::state::{Change, Step};
+use crate::state::{Change, State, Step};
 use crate::{MoveType, Pos};
 
 /// The steps of one turn: usually one, so kept inline.
@@ -93,6 +93,59 @@ impl Move {
             ^ (self.steps.len() as u64) << 63
     }
 
+    /// What a search's move ordering and quiescence ask of this turn in `state`.
+    pub fn traits(&self, state: &State) -> MoveTraits {
+        // One pass over the changes (this runs for every move a search orders); the
+        // rarer questions, whether a square was left or is a moving piece's, only for
+        // the changes that ask them.
+        let changes = || self.steps.iter().flat_map(|s| &s.changes);
+        let vacated = |square: Pos| {
+            changes().any(|c| match *c {
+                Change::Move { from, .. } => from == square,
+                Change::Capture { pos } => pos == square,
+                _ => false,
+            })
+        };
+        let moving = |square: Pos| {
+            self.steps
+                .iter()
+                .any(|s| s.to == square || s.from == Some(square))
+        };
+        let (mut captures, mut promotes) = (0u32, false);
+        for change in changes() {
+            match *change {
+                // What `maximal captures` counts ([`Move::captures`]).
+                Change::Capture { .. } => captures += 1,
+                Change::ChangeType { pos, .. } => {
+                    promotes = true;
+                    captures += u32::from(!moving(pos));
+                }
+                Change::Create { .. } => promotes = true,
+                // A piece moved onto another removes it (chess captures have no
+                // `capture`), unless that one left first or was captured already.
+                Change::Move { from, to } => {
+                    let removes = to != from && state.at(to).is_some() && !vacated(to);
+                    captures += u32::from(removes);
+                }
+                _ => {}
+            }
+        }
+        debug_assert_eq!(
+            captures as usize,
+            self.captures()
+                + changes()
+                    .filter(|c| matches!(**c, Change::Move { from, to }
+                        if to != from && state.at(to).is_some() && !vacated(to)))
+                    .count()
+        );
+        MoveTraits {
+            captures,
+            promotes,
+            from: self.steps.first().and_then(|s| s.from),
+            to: self.steps.last().map(|s| s.to),
+        }
+    }
+
     /// What `maximal captures` counts: the pieces this turn removes, and those whose
     /// type it changes other than the moving piece (a draughts king "captured" by being
     /// turned back into a man, as in the checkers collection's Northern games).
@@ -111,6 +164,29 @@ impl Move {
                 _ => false,
             })
             .count()
+    }
+}
+
+/// What a search's move ordering and quiescence ask of a move, worked out from its
+/// changes ([`Move::traits`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveTraits {
+    /// Pieces the turn removes from the board: those it captures, changes the type of
+    /// (as `maximal captures` counts them), and those a piece moves onto.
+    pub captures: u32,
+    /// Whether the turn changes a piece's type or creates one (a promotion, usually).
+    pub promotes: bool,
+    /// Where the moving piece started (none for drops and passes).
+    pub from: Option<Pos>,
+    /// Where the turn's last step arrived (none for passes).
+    pub to: Option<Pos>,
+}
+
+impl MoveTraits {
+    /// Whether the move removes a piece or promotes one: what a quiescence search
+    /// looks at.
+    pub fn is_loud(self) -> bool {
+        self.captures > 0 || self.promotes
     }
 }
 

@@ -775,12 +775,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             // Then only its captures and promotions are searched, and only their
             // legality need be tested.
             let mut level = self.take_ply(ply);
-            let game = self.game;
-            let loud = |mv: &G::Move| {
-                let traits = game.move_traits(state, mv);
-                traits.captures > 0 || traits.promotes
-            };
-            game.legal_moves_among_into(state, &mut level.moves, &loud);
+            self.game.legal_loud_moves_into(state, &mut level.moves);
             level
         } else {
             match self.open(state, ply) {
@@ -795,7 +790,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         for (index, mv) in level.moves.iter().enumerate() {
             let traits = self.game.move_traits(state, mv);
             let mut gain = MoveGain::default();
-            if traits.captures > 0 || traits.promotes {
+            if traits.is_loud() {
                 gain = self.eval.move_gain(self.game, state, mv);
                 level
                     .order

@@ -478,22 +478,17 @@ impl RulesEval {
     }
 
     /// Learned royal pressure: each piece within two steps of an enemy royal piece is
-    /// worth the weight to its owner.
-    fn royal_pressure(&self, tables: &Tables, state: &State, scores: &mut [i32]) {
+    /// worth the weight to its owner. `royal` holds each royal piece found, with its
+    /// owner.
+    fn royal_pressure(&self, state: &State, royal: &[(PlayerIx, Pos)], scores: &mut [i32]) {
         let Some((weight, near)) = &self.pressure else {
             return;
         };
-        for &player in &self.active {
-            let royal = &tables.royal[player as usize];
-            for (pos, piece) in state.pieces_of(player) {
-                if royal.get(piece.kind as usize) != Some(&true) {
-                    continue;
-                }
-                for &n in &near[pos as usize] {
-                    if let Some(enemy) = state.at(n).filter(|p| p.owner != player) {
-                        if let Some(score) = scores.get_mut(enemy.owner as usize) {
-                            *score += weight;
-                        }
+        for &(player, pos) in royal {
+            for &n in &near[pos as usize] {
+                if let Some(enemy) = state.at(n).filter(|p| p.owner != player) {
+                    if let Some(score) = scores.get_mut(enemy.owner as usize) {
+                        *score += weight;
                     }
                 }
             }
@@ -546,17 +541,25 @@ impl RulesEval {
         self.placement_only
     }
 
-    /// What `player` holds, on the board and off it, by the tables' measure, where the
-    /// board holds `fullness` (of [`FULL_BOARD`]) of the start's material.
-    fn holdings(&self, tables: &Tables, state: &State, player: PlayerIx, fullness: i32) -> i32 {
+    /// The worth of `player`'s `pieces` on the board (each piece's value and square
+    /// bonus) and of the pieces it holds off the board.
+    fn holdings(
+        &self,
+        tables: &Tables,
+        state: &State,
+        player: PlayerIx,
+        pieces: &[(Pos, Kind)],
+        fullness: i32,
+    ) -> i32 {
+        let owner = player as usize;
+        let sign = self.material_sign[owner];
         let mut score = 0i32;
-        for (pos, piece) in state.pieces_of(player) {
-            score += self.values[piece.kind as usize] * self.material_sign[player as usize];
-            let (owner, kind) = (player as usize, piece.kind as usize);
-            if self.shelter[self.layout.pair(owner, kind)].is_some() {
-                score += self.blended_bonus(player, piece.kind, pos, fullness);
+        for &(pos, kind) in pieces {
+            score += self.values[kind as usize] * sign;
+            if self.shelter[self.layout.pair(owner, kind as usize)].is_some() {
+                score += self.blended_bonus(player, kind, pos, fullness);
             } else {
-                let square = self.layout.square(owner, kind, pos as usize);
+                let square = self.layout.square(owner, kind as usize, pos as usize);
                 score += i32::from(self.squares.get(square).copied().unwrap_or(0));
             }
         }
@@ -564,7 +567,7 @@ impl RulesEval {
             let held = state.stock(tables, player, kind as Kind);
             if held > 0 {
                 let held = held.min(1000) as i32;
-                score += held * self.hand_values[kind] * self.material_sign[player as usize];
+                score += held * self.hand_values[kind] * sign;
             }
         }
         score
@@ -592,23 +595,52 @@ impl RulesEval {
 impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
     fn evaluate(&self, engine: &Engine<T>, state: &State, player: PlayerIx) -> i32 {
         let tables = &engine.tables;
-        // Called at every leaf of a search: no allocation for the usual few players.
+        // Called at every leaf of a search: no allocation for the usual few players and
+        // pieces. Each player's pieces are looked at once: gathered with the material
+        // left (which blends the square tables) and the royal pieces, then valued.
         let mut scores: SmallVec<[i32; 4]> = smallvec![0; tables.players.len()];
+        let mut pieces: SmallVec<[(Pos, Kind); 64]> = SmallVec::new();
+        let mut ends: SmallVec<[usize; 4]> = SmallVec::new();
+        let mut royal: SmallVec<[(PlayerIx, Pos); 4]> = SmallVec::new();
+        let mut left = 0i32;
+        for &p in &self.active {
+            let royal_kinds = &tables.royal[p as usize];
+            for (pos, piece) in state.pieces_of(p) {
+                let kind = piece.kind as usize;
+                if self.thinning[kind] {
+                    left = left.saturating_add(self.values[kind]);
+                }
+                if royal_kinds[kind] {
+                    royal.push((p, pos));
+                }
+                pieces.push((pos, piece.kind));
+            }
+            ends.push(pieces.len());
+        }
         let fullness = if self.shelter.iter().any(Option::is_some) {
-            let left: i32 = self
-                .active
-                .iter()
-                .map(|&p| material(tables, &self.values, &self.thinning, state, p))
-                .sum();
+            for &p in &self.active {
+                let held = in_hand_material(tables, &self.values, &self.thinning, state, p);
+                left = left.saturating_add(held);
+            }
+            debug_assert_eq!(
+                left,
+                self.active
+                    .iter()
+                    .map(|&p| material(tables, &self.values, &self.thinning, state, p))
+                    .sum::<i32>(),
+                "the material gathered in one look at the pieces"
+            );
             (left.saturating_mul(FULL_BOARD) / self.start_material.max(1)).clamp(0, FULL_BOARD)
         } else {
             FULL_BOARD
         };
-        for &p in &self.active {
-            scores[p as usize] = self.holdings(tables, state, p, fullness);
+        let mut start = 0;
+        for (&p, &end) in self.active.iter().zip(&ends) {
+            scores[p as usize] = self.holdings(tables, state, p, &pieces[start..end], fullness);
+            start = end;
         }
         self.alignments(state, &mut scores);
-        self.royal_pressure(tables, state, &mut scores);
+        self.royal_pressure(state, &royal, &mut scores);
         let own = scores.get(player as usize).copied().unwrap_or(0);
         let (mut others, mut count) = (0i32, 0i32);
         for &p in self.active.iter().filter(|&&p| p != player) {
@@ -818,11 +850,21 @@ fn material(
         .filter(|(_, piece)| counted(piece.kind as usize))
         .map(|(_, piece)| values[piece.kind as usize])
         .sum();
-    let in_hand: i32 = (0..values.len())
-        .filter(|&kind| counted(kind))
+    on_board + in_hand_material(tables, values, thinning, state, player)
+}
+
+/// The worth of what `player` holds off the board, of kinds that thin out.
+fn in_hand_material(
+    tables: &Tables,
+    values: &[i32],
+    thinning: &[bool],
+    state: &State,
+    player: PlayerIx,
+) -> i32 {
+    (0..values.len())
+        .filter(|&kind| thinning.get(kind) == Some(&true))
         .map(|kind| state.stock(tables, player, kind as Kind).min(1000) as i32 * values[kind])
-        .sum();
-    on_board + in_hand
+        .sum()
 }
 
 /// The mobility part of a square table: `turns` from the square against the piece's
