@@ -626,7 +626,14 @@ impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
                 left,
                 self.active
                     .iter()
-                    .map(|&p| material(tables, &self.values, &self.thinning, state, p))
+                    .map(|&p| {
+                        let on_board: i32 = state
+                            .pieces_of(p)
+                            .filter(|(_, piece)| self.thinning[piece.kind as usize])
+                            .map(|(_, piece)| self.values[piece.kind as usize])
+                            .sum();
+                        on_board + in_hand_material(tables, &self.values, &self.thinning, state, p)
+                    })
                     .sum::<i32>(),
                 "the material gathered in one look at the pieces"
             );
@@ -835,25 +842,8 @@ fn survey<T: Templates>(
     Some(result)
 }
 
-/// The worth by `values` of `player`'s pieces on the board and in hand, of the kinds
-/// that `thinning` marks (not royal, decisive or collected: those stay to the end).
-fn material(
-    tables: &Tables,
-    values: &[i32],
-    thinning: &[bool],
-    state: &State,
-    player: PlayerIx,
-) -> i32 {
-    let counted = |kind: usize| thinning.get(kind) == Some(&true);
-    let on_board: i32 = state
-        .pieces_of(player)
-        .filter(|(_, piece)| counted(piece.kind as usize))
-        .map(|(_, piece)| values[piece.kind as usize])
-        .sum();
-    on_board + in_hand_material(tables, values, thinning, state, player)
-}
-
-/// The worth of what `player` holds off the board, of kinds that thin out.
+/// The worth by `values` of what `player` holds off the board, of the kinds that
+/// `thinning` marks (not royal, decisive or collected: those stay to the end).
 fn in_hand_material(
     tables: &Tables,
     values: &[i32],
