@@ -270,14 +270,72 @@ fn fens_the_game_cannot_hold_are_refused_with_the_reason() {
     // Tic-tac-toe has three squares a side but one kind of mark, named alike.
     let tictactoe = crate::perft::engine("tictactoe.zrf");
     assert!(FenBoard::new(&tictactoe).is_ok());
-    // Hands kept as grid positions have no place in a FEN.
+    // A hand kept on the grid holds what its positions hold.
     let minishogi = crate::perft::engine("minishogi.zrf");
+    let refused = |fen: &str| read(&minishogi, fen).expect_err(fen);
     assert_eq!(
-        FenBoard::new(&minishogi).err().as_deref(),
-        Some(
-            "its hands are kept as positions beside the board (V5), which FEN has no place \
-             for; use `position startpos moves ...`"
-        )
+        refused("4k/5/5/5/K4[PPPPPPPPPPP] w - - 0 1"),
+        "the hand of South has room for 10 pieces"
+    );
+    assert_eq!(
+        refused("4+k/5/5/5/K4[] w - - 0 1"),
+        "no piece type is the promoted form of k"
+    );
+}
+
+/// Minishogi keeps each side's hand as grid positions beside the board: its FEN
+/// (Fairy-Stockfish's, with the holdings in brackets and promoted pieces as `+p`) reads
+/// the start, names promoted pieces and holdings, and reads back every position of
+/// random games to one with the same legal moves.
+#[test]
+fn fen_of_a_game_with_hands_on_the_grid_round_trips_over_random_games() {
+    let engine = engine("minishogi.zrf");
+    let board = FenBoard::new(&engine).expect("minishogi has FEN");
+    let namer = Namer::new(&engine.tables, Castling::Standard);
+    let start = engine.start();
+    assert_eq!(
+        board.write(&engine, &start),
+        "rbsgk/4p/5/P4/KGSBR[] w - - 0 1"
+    );
+    // Fairy-Stockfish's start position: no castling or en-passant fields.
+    assert_eq!(
+        read(&engine, "rbsgk/4p/5/P4/KGSBR[-] w 0 1"),
+        Ok(start.clone())
+    );
+    let state = read(&engine, "r+bsgk/4+p/5/P4/KGSBR[Ppg] b - - 0 5").expect("read");
+    assert_eq!(
+        board.write(&engine, &state),
+        "r+bsgk/4+p/5/P4/KGSBR[Pgp] b - - 0 5"
+    );
+    let moves = names(&engine, &state, Castling::Standard);
+    assert_eq!(moves.iter().filter(|n| n.starts_with("G@")).count(), 13);
+    assert_eq!(moves.iter().filter(|n| n.starts_with("P@")).count(), 13);
+    let mut rng = SplitMix64::new(33);
+    let (mut held, mut promoted) = (0, 0);
+    for game in 0..40 {
+        let mut state = start.clone();
+        for ply in 0..120 {
+            let moves = engine.legal_moves(&state);
+            if moves.is_empty() {
+                break;
+            }
+            let fen = board.write(&engine, &state);
+            let context = format!("game {game}, ply {ply}: {fen}");
+            let back = read(&engine, &fen).unwrap_or_else(|e| panic!("{context}: {e}"));
+            assert_eq!(board.write(&engine, &back), fen, "{context}");
+            assert_eq!(
+                names(&engine, &back, Castling::Standard),
+                sorted(namer.names(&engine, &state, &moves)),
+                "{context}"
+            );
+            held += usize::from(!fen.contains("[]"));
+            promoted += usize::from(fen.contains('+'));
+            state = engine.play(&state, &moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(
+        held > 500 && promoted > 100,
+        "{held} with holdings, {promoted} with promoted pieces"
     );
 }
 

@@ -16,13 +16,20 @@
 //! - The en-passant square becomes the last move: the pawn in front of it arrived from
 //!   the square behind it (what `last-from?` and `last-to?` test).
 //! - Holdings in brackets (`[Pp]`, as Fairy-Stockfish writes them) set the stocks drops
-//!   take from; without brackets, the stocks of the start position stay.
+//!   take from; without brackets, the stocks of the start position stay. Where the
+//!   rules keep each side's hand as grid positions beside the board (the small shogis,
+//!   [`zrf_search::hands`]), those positions are no part of the placement: a held piece
+//!   is put on its side's first empty hand position, in the order the rules walk to
+//!   find one for a piece taken ([`hand_order`]).
+//! - A type that no piece has at the start and that exactly one other type becomes by
+//!   moving (a tokin, a dragon) is written `+` and that type's letter, as
+//!   Fairy-Stockfish writes promoted shogi pieces; its own letter is read as well.
 //! - The full-move number sets the turn count; the half-move clock is read and ignored
 //!   (Zillions has no fifty-move rule), and written as 0.
 
 use std::collections::HashMap;
 
-use zrf_runtime::{Engine, Gen, Kind, Piece, PlayerIx, Pos, State, Tables, Templates};
+use zrf_runtime::{Engine, Gen, Kind, Piece, PlayerIx, Pos, State, Tables, Templates, NO_POS};
 
 use crate::names::{castling, piece_letters};
 
@@ -44,28 +51,36 @@ pub struct FenBoard {
     /// Per side, whether it can castle at all: its royal piece, alone on the board with
     /// its rooks where the setup puts them, moves together with one of them.
     castles: [bool; 2],
+    /// Per side, its hand positions in the order they fill ([`hand_order`]); empty
+    /// where the game keeps no hands on the grid.
+    hands: [Vec<Pos>; 2],
+    /// Every hand position, whoever's.
+    hand_positions: Vec<Pos>,
+    /// Per kind: the type it is the promoted form of, written `+` and that type's
+    /// letter.
+    promoted_from: Vec<Option<Kind>>,
 }
 
 impl FenBoard {
     /// The FEN view of a game, or why it has none.
     pub fn new<T: Templates>(engine: &Engine<T>) -> Result<FenBoard, String> {
         let tables = &engine.tables;
-        let hands = zrf_search::hands::hand_positions(tables);
-        if let Some(hand) = hands.iter().position(|&h| h) {
-            return Err(format!(
-                "its hands are kept as positions beside the board ({}), which FEN has no \
-                 place for; use `position startpos moves ...`",
-                tables.positions[hand]
-            ));
-        }
+        let hand = zrf_search::hands::hand_positions(tables);
+        let start = engine.start();
         let mut at: HashMap<(char, u32), Pos> = HashMap::new();
         for (pos, name) in tables.positions.iter().enumerate() {
+            if hand[pos] {
+                continue;
+            }
             let file = name.chars().next().filter(|c| c.is_ascii_lowercase());
             let rank = name.get(1..).and_then(|r| r.parse::<u32>().ok());
             match (file, rank) {
                 (Some(file), Some(rank)) if name.len() > 1 => {
                     at.insert((file, rank), pos as Pos);
                 }
+                // Positions not drawn (a walk's START and END) are no part of the
+                // board while nothing stands there.
+                _ if tables.rects[pos].is_none() && start.at(pos as Pos).is_none() => {}
                 _ => {
                     return Err(format!(
                         "the board's position {name:?} is not named like a1"
@@ -95,20 +110,33 @@ impl FenBoard {
         let [white, black] = zrf_search::learn::two_sides(tables).map_err(|players| {
             format!("FEN is for two sides; this game has {players} players who move")
         })?;
+        let sides = [white, black];
         let letters = piece_letters(tables);
+        let promoted_from = promoted_forms(engine, sides, &hand);
         let mut kinds_by_letter = HashMap::new();
-        for (kind, piece) in tables.pieces.iter().enumerate() {
+        // Promoted forms are written `+` and their base's letter: their own letters are
+        // read only where no other type has them.
+        let unpromoted_first = (0..tables.kinds())
+            .filter(|&k| promoted_from[k].is_none())
+            .chain((0..tables.kinds()).filter(|&k| promoted_from[k].is_some()));
+        for kind in unpromoted_first {
+            let piece = &tables.pieces[kind];
             if piece.dummy {
                 continue;
             }
-            if let Some(other) = kinds_by_letter.insert(letters[kind], kind as Kind) {
-                return Err(format!(
-                    "the piece types {} and {} share the letter {}",
-                    tables.pieces[other as usize].name, piece.name, letters[kind]
-                ));
+            match kinds_by_letter.get(&letters[kind]) {
+                None => {
+                    kinds_by_letter.insert(letters[kind], kind as Kind);
+                }
+                Some(_) if promoted_from[kind].is_some() => {}
+                Some(&other) => {
+                    return Err(format!(
+                        "the piece types {} and {} share the letter {}",
+                        tables.pieces[other as usize].name, piece.name, letters[kind]
+                    ))
+                }
             }
         }
-        let sides = [white, black];
         let moved_attributes = sides
             .iter()
             .map(|&side| {
@@ -127,7 +155,21 @@ impl FenBoard {
             kinds_by_letter,
             moved_attributes,
             castles: [false; 2],
+            hands: sides.map(|side| hand_order(tables, &hand, side)),
+            hand_positions: (0..tables.positions.len() as Pos)
+                .filter(|&pos| hand[pos as usize])
+                .collect(),
+            promoted_from,
         };
+        if hand.contains(&true) {
+            if let Some(side) = (0..2).find(|&side| board.hands[side].is_empty()) {
+                return Err(format!(
+                    "its hands are kept as positions beside the board, and no direction of {} \
+                     leads into one; use `position startpos moves ...`",
+                    tables.players[sides[side] as usize].name
+                ));
+            }
+        }
         board.castles = [0, 1].map(|side| board.can_castle(engine, side));
         Ok(board)
     }
@@ -188,9 +230,20 @@ impl FenBoard {
             "b" => 1,
             other => return Err(format!("the side to move is {other:?}, not w or b")),
         };
-        let rights = rest.get(1).copied().unwrap_or("-");
-        let en_passant = rest.get(2).copied().unwrap_or("-");
-        let full_moves = match rest.get(4) {
+        // Fairy-Stockfish writes a shogi's FEN without castling and en-passant fields:
+        // the counters follow the side to move.
+        let counters_follow_side = rest
+            .get(1)
+            .is_some_and(|f| f.chars().all(|c| c.is_ascii_digit()));
+        let (rights, en_passant, full_moves) = match counters_follow_side {
+            true => ("-", "-", rest.get(2)),
+            false => (
+                rest.get(1).copied().unwrap_or("-"),
+                rest.get(2).copied().unwrap_or("-"),
+                rest.get(4),
+            ),
+        };
+        let full_moves = match full_moves {
             None => 1,
             Some(n) => n
                 .parse::<u32>()
@@ -229,6 +282,18 @@ impl FenBoard {
         })
     }
 
+    /// The piece `+base` names: the promoted form of the type lettered `base`.
+    fn promoted_piece(&self, base: char) -> Result<Piece, String> {
+        let mut piece = self.letter_piece(base)?;
+        piece.kind = self
+            .promoted_from
+            .iter()
+            .position(|&from| from == Some(piece.kind))
+            .ok_or_else(|| format!("no piece type is the promoted form of {base}"))?
+            as Kind;
+        Ok(piece)
+    }
+
     fn place(&self, tables: &Tables, state: &mut State, board: &str) -> Result<(), String> {
         let rows: Vec<&str> = board.split('/').collect();
         if rows.len() != self.ranks.len() {
@@ -255,7 +320,12 @@ impl FenBoard {
                 if c == '~' {
                     continue; // Fairy-Stockfish marks promoted pieces; the type says it here.
                 }
-                let mut piece = self.letter_piece(c)?;
+                let mut piece = if c == '+' {
+                    let base = chars.next().ok_or("a + ends a rank of the placement")?;
+                    self.promoted_piece(base)?
+                } else {
+                    self.letter_piece(c)?
+                };
                 let pos = self
                     .square(file, rank)
                     .ok_or_else(|| format!("rank {} of the placement is too long", row + 1))?;
@@ -283,15 +353,35 @@ impl FenBoard {
         self.moved_attributes[side][piece.kind as usize]
     }
 
+    /// Puts the held pieces in their sides' hands: on hand positions where the game
+    /// keeps them on the grid, else in its stocks off the board.
     fn hold(&self, tables: &Tables, state: &mut State, holdings: &str) -> Result<(), String> {
+        let grid_hands = !self.hands[0].is_empty();
         let mut stock = vec![0; state.stock.len()];
         for c in holdings.chars().filter(|&c| c != '-') {
-            let piece = self.letter_piece(c)?;
-            stock[tables
-                .layout()
-                .pair(piece.owner as usize, piece.kind as usize)] += 1;
+            let mut piece = self.letter_piece(c)?;
+            piece.attributes = tables.pieces[piece.kind as usize].default_attributes;
+            let side = usize::from(c.is_ascii_lowercase());
+            if grid_hands {
+                let place = (self.hands[side].iter())
+                    .find(|&&pos| state.at(pos).is_none())
+                    .ok_or_else(|| {
+                        format!(
+                            "the hand of {} has room for {} pieces",
+                            tables.players[self.sides[side] as usize].name,
+                            self.hands[side].len()
+                        )
+                    })?;
+                state.put(*place, Some(piece));
+            } else {
+                stock[tables
+                    .layout()
+                    .pair(piece.owner as usize, piece.kind as usize)] += 1;
+            }
         }
-        state.stock = stock.into();
+        if !grid_hands {
+            state.stock = stock.into();
+        }
         Ok(())
     }
 
@@ -483,22 +573,13 @@ impl FenBoard {
             let mut empty = 0;
             for file in 0..self.files.len() {
                 let piece = self.square(file, rank).and_then(|pos| state.at(pos));
-                let letter = piece.and_then(|p| {
-                    let side = self.side_of(p.owner)?;
-                    let letter = self.letters[p.kind as usize];
-                    Some(if side == 0 {
-                        letter.to_ascii_uppercase()
-                    } else {
-                        letter
-                    })
-                });
-                match letter {
-                    Some(letter) => {
+                match piece.and_then(|p| self.piece_name(p)) {
+                    Some(name) => {
                         if empty > 0 {
                             row.push_str(&empty.to_string());
                             empty = 0;
                         }
-                        row.push(letter);
+                        row.push_str(&name);
                     }
                     None => empty += 1,
                 }
@@ -509,17 +590,26 @@ impl FenBoard {
             rows.push(row);
         }
         let mut placement = rows.join("/");
-        if tables.setup.iter().any(|s| s.off_board > 0) || state.stock.iter().any(|&n| n > 0) {
+        let grid_hands = !self.hands[0].is_empty();
+        if grid_hands
+            || tables.setup.iter().any(|s| s.off_board > 0)
+            || state.stock.iter().any(|&n| n > 0)
+        {
             placement.push('[');
             for (side, &player) in self.sides.iter().enumerate() {
                 for (kind, &letter) in self.letters.iter().enumerate() {
-                    let count = state.stock(tables, player, kind as Kind);
+                    let on_hand_positions = (self.hand_positions.iter())
+                        .filter_map(|&pos| state.at(pos))
+                        .filter(|p| p.owner == player && p.kind == kind as Kind)
+                        .count();
+                    let count = state.stock(tables, player, kind as Kind) as usize
+                        + if grid_hands { on_hand_positions } else { 0 };
                     let letter = if side == 0 {
                         letter.to_ascii_uppercase()
                     } else {
                         letter
                     };
-                    placement.extend(std::iter::repeat_n(letter, count as usize));
+                    placement.extend(std::iter::repeat_n(letter, count));
                 }
             }
             placement.push(']');
@@ -534,6 +624,23 @@ impl FenBoard {
         let en_passant = self.en_passant(tables, state);
         let full_moves = state.turn / 2 + 1;
         format!("{placement} {side} {rights} {en_passant} 0 {full_moves}")
+    }
+
+    /// How a piece is written: its type's letter, upper case for White, or `+` and the
+    /// letter of the type it promoted from; `None` for a piece of neither side.
+    fn piece_name(&self, piece: Piece) -> Option<String> {
+        let side = self.side_of(piece.owner)?;
+        let (prefix, kind) = match self.promoted_from[piece.kind as usize] {
+            Some(base) => ("+", base),
+            None => ("", piece.kind),
+        };
+        let letter = self.letters[kind as usize];
+        let letter = if side == 0 {
+            letter.to_ascii_uppercase()
+        } else {
+            letter
+        };
+        Some(format!("{prefix}{letter}"))
     }
 
     /// The rights kept: a royal piece and a rook on their home squares with their
@@ -623,59 +730,155 @@ impl FenBoard {
 fn attributes_after_moving<T: Templates>(engine: &Engine<T>, player: PlayerIx, kind: Kind) -> u32 {
     let tables = &engine.tables;
     let start = tables.pieces[kind as usize].default_attributes;
-    let Some(turn_index) =
-        (0..(2 * tables.turns.len() as u32 + 2)).find(|&n| tables.turn(n).player == player)
-    else {
+    let Some(empty) = empty_board_for(engine, player) else {
         return start;
     };
-    let mut empty = start_keeping(engine, |_| false);
-    empty.turn = turn_index;
-    let home: Vec<Pos> = tables
-        .setup
-        .iter()
+    let home = (tables.setup.iter())
         .filter(|s| s.player == player && s.kind == kind)
-        .flat_map(|s| s.positions.iter().copied())
-        .collect();
+        .flat_map(|s| s.positions.iter().copied());
     let elsewhere = (0..tables.positions.len() as Pos).take(256);
-    let gen = Gen {
-        tables,
-        templates: &engine.templates,
-    };
     let piece = Piece {
         kind,
         owner: player,
         attributes: start,
     };
-    // Bits seen set and seen clear after some move.
-    let (mut set, mut clear, mut moves) = (0u32, 0u32, 0usize);
-    for from in home.into_iter().chain(elsewhere) {
-        let mut board = empty.clone();
-        board.put(from, Some(piece));
-        for mv in gen.pseudo_legal(&board, tables.turn(board.turn)) {
+    // Bits seen set and seen clear after some move, from the first square with moves.
+    let (mut set, mut clear) = (0u32, 0u32);
+    for from in home.chain(elsewhere) {
+        let moved: Vec<Piece> = lone_moves(engine, &empty, piece, from)
+            .into_iter()
+            .filter(|p| p.kind == kind && p.owner == player)
+            .collect();
+        if moved.is_empty() {
+            continue;
+        }
+        for after in moved {
+            set |= after.attributes;
+            clear |= !after.attributes;
+        }
+        // An attribute every move leaves at one value takes it; others keep their start.
+        let settled_set = set & !clear;
+        let settled_clear = clear & !set;
+        return (start | settled_set) & !settled_clear;
+    }
+    start
+}
+
+/// Per kind, the type it is the promoted form of: no piece of it stands anywhere at the
+/// start, and exactly one type that does becomes it by moving, for either side, from
+/// some board square (not `hand`) of an otherwise empty board.
+fn promoted_forms<T: Templates>(
+    engine: &Engine<T>,
+    sides: [PlayerIx; 2],
+    hand: &[bool],
+) -> Vec<Option<Kind>> {
+    let tables = &engine.tables;
+    let at_start = |kind: Kind| {
+        (tables.setup.iter())
+            .any(|s| s.kind == kind && (!s.positions.is_empty() || s.off_board > 0))
+    };
+    let mut sources: Vec<Vec<Kind>> = vec![Vec::new(); tables.kinds()];
+    for side in sides {
+        let Some(empty) = empty_board_for(engine, side) else {
+            continue;
+        };
+        for kind in (0..tables.kinds() as Kind).filter(|&k| at_start(k)) {
+            let piece = Piece {
+                kind,
+                owner: side,
+                attributes: tables.pieces[kind as usize].default_attributes,
+            };
+            let squares = (0..tables.positions.len() as Pos).filter(|&p| !hand[p as usize]);
+            for from in squares.take(256) {
+                for after in lone_moves(engine, &empty, piece, from) {
+                    let becomes = &mut sources[after.kind as usize];
+                    if after.kind != kind && !becomes.contains(&kind) {
+                        becomes.push(kind);
+                    }
+                }
+            }
+        }
+    }
+    (sources.into_iter().enumerate())
+        .map(|(kind, from)| match from[..] {
+            [base] if !at_start(kind as Kind) => Some(base),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The board emptied, with `player` to move; `None` when it never moves.
+fn empty_board_for<T: Templates>(engine: &Engine<T>, player: PlayerIx) -> Option<State> {
+    let tables = &engine.tables;
+    let turn =
+        (0..(2 * tables.turns.len() as u32 + 2)).find(|&n| tables.turn(n).player == player)?;
+    let mut empty = start_keeping(engine, |_| false);
+    empty.turn = turn;
+    Some(empty)
+}
+
+/// `piece` as it stands after each of its turns from `from` on `empty` (a board with
+/// nothing else on it): its type, owner and attributes where the turn leaves it.
+fn lone_moves<T: Templates>(
+    engine: &Engine<T>,
+    empty: &State,
+    piece: Piece,
+    from: Pos,
+) -> Vec<Piece> {
+    let tables = &engine.tables;
+    let gen = Gen {
+        tables,
+        templates: &engine.templates,
+    };
+    let mut board = empty.clone();
+    board.put(from, Some(piece));
+    gen.pseudo_legal(&board, tables.turn(board.turn))
+        .iter()
+        .filter_map(|mv| {
             let mut after = board.clone();
             for step in &mv.steps {
                 after.apply_step(tables, step);
             }
-            let Some(moved) = mv.steps.last().and_then(|s| after.at(s.to)) else {
-                continue;
-            };
-            if moved.kind == kind && moved.owner == player {
-                set |= moved.attributes;
-                clear |= !moved.attributes;
-                moves += 1;
+            after.at(mv.steps.last()?.to)
+        })
+        .collect()
+}
+
+/// The order in which `player`'s hand positions fill: the longest run of them that one
+/// of its directions (as it sees them) leads into from outside the hand and then
+/// along. Rules files that keep hands on the grid walk so to the first empty position
+/// for a piece taken (`hand (while not-empty? hand)`), so pieces put there in this order
+/// stand where captures would have put them.
+fn hand_order(tables: &Tables, hand: &[bool], player: PlayerIx) -> Vec<Pos> {
+    let directions = tables.directions.len();
+    let positions = tables.positions.len();
+    let in_hand = |pos: Pos| pos != NO_POS && hand[pos as usize];
+    let mut best: Vec<Pos> = Vec::new();
+    for dir in 0..directions {
+        let dir = (tables.symmetry.get(player as usize))
+            .and_then(|s| s.get(dir))
+            .map_or(dir, |&d| d as usize);
+        let link = |pos: Pos| tables.links[pos as usize * directions + dir];
+        let mut entries: Vec<Pos> = (0..positions as Pos)
+            .filter(|&pos| !hand[pos as usize])
+            .map(link)
+            .filter(|&entry| in_hand(entry))
+            .collect();
+        entries.sort_unstable();
+        entries.dedup();
+        for entry in entries {
+            let mut run = vec![entry];
+            let mut next = link(entry);
+            while in_hand(next) && !run.contains(&next) {
+                run.push(next);
+                next = link(next);
+            }
+            if run.len() > best.len() {
+                best = run;
             }
         }
-        if moves > 0 {
-            break;
-        }
     }
-    if moves == 0 {
-        return start;
-    }
-    // An attribute every move leaves at one value takes it; others keep their start.
-    let settled_set = set & !clear;
-    let settled_clear = clear & !set;
-    (start | settled_set) & !settled_clear
+    best
 }
 
 /// The start position with only the pieces on the board that `keep` keeps.
