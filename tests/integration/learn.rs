@@ -106,6 +106,46 @@ fn a_fit_on_self_play_games_explains_their_results_better_than_the_start() {
     assert!([1e-3, 1e-4, 1e-5, 1e-6].contains(&fit.pull), "{}", fit.pull);
 }
 
+/// A piece's room: the empty squares among those its turns reach on the empty board,
+/// a line's farther squares only while the nearer ones are empty; weighed per type by a
+/// learned evaluation's `room` lines.
+#[test]
+fn a_pieces_room_is_the_empty_squares_it_could_move_to() {
+    let mut chess = engine("chess.zrf");
+    let kind = |name: &str| {
+        (chess.tables.pieces.iter())
+            .position(|p| p.name == name)
+            .unwrap_or_else(|| panic!("no {name}")) as u16
+    };
+    let (pawn, knight, bishop, rook) = (kind("Pawn"), kind("Knight"), kind("Bishop"), kind("Rook"));
+    let eval = RulesEval::new(&chess);
+    let mut state = chess.start();
+    let room = |state: &zrf_runtime::State, player: u8, kind: u16, square: &str| {
+        let at = position(&chess, square);
+        eval.room().of(player, kind, at, |p| state.at(p).is_none())
+    };
+    assert_eq!(room(&state, 0, knight, "b1"), 2);
+    assert_eq!(room(&state, 0, pawn, "e2"), 2);
+    assert_eq!(room(&state, 1, pawn, "e7"), 2);
+    assert_eq!(room(&state, 0, bishop, "c1"), 0);
+    assert_eq!(room(&state, 0, rook, "a1"), 0);
+    // A piece on e3 closes e4 to the pawn; the bishop's diagonal opens past d2.
+    state.put(position(&chess, "e3"), state.at(position(&chess, "g1")));
+    state.put(position(&chess, "d2"), None);
+    assert_eq!(room(&state, 0, pawn, "e2"), 0);
+    assert_eq!(room(&state, 0, bishop, "c1"), 1);
+    state.put(position(&chess, "e3"), None);
+    assert_eq!(room(&state, 0, bishop, "c1"), 5);
+    // Read from a learned evaluation, weighed per type.
+    chess.tables.evaluation = Some("game Chess\nroom Knight 6\nroom Rook -2\n".into());
+    let learned = RulesEval::new(&chess);
+    assert_eq!(
+        [knight, rook, pawn].map(|k| learned.room_weight(k)),
+        [6, -2, 0]
+    );
+    assert_eq!(eval.room_weight(knight), 0);
+}
+
 /// The evaluations tuned for the samples (`zrfc tune`, figures in the README) fit the
 /// samples as they are now: a changed sample must be tuned again.
 #[test]

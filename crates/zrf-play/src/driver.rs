@@ -191,6 +191,11 @@ pub fn describe_eval<T: Templates>(engine: &Engine<T>) -> String {
         if report.decisive {
             notes.push("its loss decides the game");
         }
+        let room = eval.room_weight(kind as u16);
+        let room = format!("{room:+} a square of room (learned)");
+        if eval.room_weight(kind as u16) != 0 {
+            notes.push(&room);
+        }
         let line = format!(
             "{:<20} {:>8} {:>9.2} {:>9.0}%  {}",
             report.name,

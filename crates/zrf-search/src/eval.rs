@@ -37,6 +37,7 @@ use zrf_runtime::{
 };
 
 use crate::playout::random_game_from;
+use crate::room::Room;
 
 /// Judges positions for a search.
 pub trait Evaluator<G: Game> {
@@ -160,6 +161,11 @@ pub struct RulesEval {
     /// A learned weight of each piece near an enemy royal piece, and per position the
     /// positions within two steps ([`RulesEval::apply`]).
     pressure: Option<(i32, Vec<Vec<Pos>>)>,
+    /// Where each piece's turns reach on the empty board, for its room ([`Room`]).
+    room: Room,
+    /// Per piece type, the learned worth of each square of its room; `None` where
+    /// nothing learned weighs room (the search then does not count it).
+    room_weights: Option<Vec<i32>>,
 }
 
 /// How a piece type was valued.
@@ -342,6 +348,11 @@ impl RulesEval {
             }
         }
 
+        let room = Room::new(tables, |player, kind, from| {
+            surveys[player][kind]
+                .as_ref()
+                .map_or_else(Vec::new, |survey| survey.arrivals[from].clone())
+        });
         let material_sign = (0..players as PlayerIx)
             .map(|p| if sheds_pieces(tables, p) { -1 } else { 1 })
             .collect();
@@ -371,6 +382,8 @@ impl RulesEval {
             report,
             least_value: OnceLock::new(),
             pressure: None,
+            room,
+            room_weights: None,
         };
         eval.count_start_material();
         eval
@@ -435,6 +448,13 @@ impl RulesEval {
             .map(|p| features.near(p).to_vec())
             .collect();
         self.pressure = (learned.royal_pressure != 0).then_some((learned.royal_pressure, near));
+        let mut room_weights = vec![0; self.layout.kinds];
+        for (name, weight) in &learned.room {
+            if let Some(kind) = kind_of(name) {
+                room_weights[kind] = *weight;
+            }
+        }
+        self.room_weights = room_weights.iter().any(|&w| w != 0).then_some(room_weights);
         self.least_value = OnceLock::new();
     }
 
@@ -493,6 +513,19 @@ impl RulesEval {
                 }
             }
         }
+    }
+
+    /// Where each piece's turns reach on the empty board ([`Room`]).
+    pub fn room(&self) -> &Room {
+        &self.room
+    }
+
+    /// The learned worth of each square of room of a piece of `kind` (0 where none is
+    /// learned).
+    pub fn room_weight(&self, kind: Kind) -> i32 {
+        (self.room_weights.as_ref())
+            .and_then(|w| w.get(kind as usize).copied())
+            .unwrap_or(0)
     }
 
     /// The value of piece type `kind` on the board.
@@ -561,6 +594,10 @@ impl RulesEval {
             } else {
                 let square = self.layout.square(owner, kind as usize, pos as usize);
                 score += i32::from(self.squares.get(square).copied().unwrap_or(0));
+            }
+            if let Some(weights) = &self.room_weights {
+                let room = self.room.of(player, kind, pos, |p| state.at(p).is_none());
+                score += weights[kind as usize] * room as i32;
             }
         }
         for kind in 0..self.layout.kinds {

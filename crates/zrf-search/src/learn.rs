@@ -7,8 +7,9 @@
 //! other's): the count of each piece type; each piece on its square, the second side's
 //! squares mapped onto the first side's by the board's symmetry ([`Features`]), in two
 //! tables blended by how much of the start's material is left (a king shelters while
-//! the board is full and comes out as it empties); and the pieces standing within two
-//! steps of an enemy royal piece. The evaluation is the weighted sum; the fit
+//! the board is full and comes out as it empties); the pieces standing within two
+//! steps of an enemy royal piece; and each piece's room ([`crate::room`]: the squares
+//! it could move to, weighed per type). The evaluation is the weighted sum; the fit
 //! minimises the squared difference between the game's result (1, 0.5, 0) and
 //! `1 / (1 + exp(-k * evaluation))`, with `k` first chosen to fit the rules-derived
 //! evaluation the weights start from ([`crate::RulesEval`]). How hard the weights are pulled
@@ -22,6 +23,8 @@
 use std::fmt::Write as _;
 
 use zrf_runtime::{Kind, PlayerIx, Pos, Tables, NO_POS};
+
+use crate::room::Room;
 
 /// A learned evaluation of one game.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,20 +45,26 @@ pub struct Learned {
     pub open_squares: Vec<(String, Vec<i32>)>,
     /// The worth of each piece within two steps of an enemy royal piece.
     pub royal_pressure: i32,
+    /// Per piece type (by name): the worth of each square of its room (older files
+    /// have none: room is not counted).
+    pub room: Vec<(String, i32)>,
 }
 
 const HEADER: &str = "# zrf learned evaluation (zrfc tune); one line a setting";
 
 impl Learned {
     /// The evaluation as text: `game`, `games`, `positions`, `royal-pressure`, then a
-    /// `value NAME N`, a `squares NAME N N ...` and an `open-squares NAME N N ...`
-    /// line per piece type.
+    /// `value NAME N`, a `room NAME N`, a `squares NAME N N ...` and an `open-squares
+    /// NAME N N ...` line per piece type.
     pub fn to_text(&self) -> String {
         let mut text = format!("{HEADER}\ngame {}\n", self.title);
         let _ = writeln!(text, "games {}\npositions {}", self.games, self.positions);
         let _ = writeln!(text, "royal-pressure {}", self.royal_pressure);
         for (name, value) in &self.values {
             let _ = writeln!(text, "value {name} {value}");
+        }
+        for (name, weight) in &self.room {
+            let _ = writeln!(text, "room {name} {weight}");
         }
         for (key, tables) in [
             ("squares", &self.squares),
@@ -79,6 +88,7 @@ impl Learned {
             squares: Vec::new(),
             open_squares: Vec::new(),
             royal_pressure: 0,
+            room: Vec::new(),
         };
         let number = |word: Option<&str>, line: usize| -> Result<i64, String> {
             word.and_then(|w| w.parse().ok())
@@ -97,13 +107,16 @@ impl Learned {
                 "games" => learned.games = number(words.next(), n)? as usize,
                 "positions" => learned.positions = number(words.next(), n)? as usize,
                 "royal-pressure" => learned.royal_pressure = number(words.next(), n)? as i32,
-                "value" => {
+                "value" | "room" => {
                     let name = words
                         .next()
                         .ok_or(format!("line {n}: a piece name is missing"))?;
-                    learned
-                        .values
-                        .push((name.to_string(), number(words.next(), n)? as i32));
+                    let table = if key == "value" {
+                        &mut learned.values
+                    } else {
+                        &mut learned.room
+                    };
+                    table.push((name.to_string(), number(words.next(), n)? as i32));
                 }
                 "squares" | "open-squares" => {
                     let name = words
@@ -141,7 +154,7 @@ impl Learned {
             ));
         }
         let known = |name: &str| tables.pieces.iter().any(|p| p.name == name);
-        for (name, _) in &self.values {
+        for (name, _) in self.values.iter().chain(&self.room) {
             if !known(name) {
                 return Err(format!("the game has no piece type {name}"));
             }
@@ -233,9 +246,19 @@ impl Features {
     }
 
     /// How many weights: values, squares on a full board, squares on an emptied
-    /// board, royal pressure.
+    /// board, royal pressure, room per type.
     pub fn len(&self) -> usize {
-        self.kinds + 2 * self.kinds * self.positions + 1
+        self.royal_pressure_weight() + 1 + self.kinds
+    }
+
+    /// The weight of a piece near an enemy royal piece.
+    fn royal_pressure_weight(&self) -> usize {
+        self.kinds + 2 * self.kinds * self.positions
+    }
+
+    /// The weight of a square of room of a piece of `kind`.
+    pub(crate) fn room_weight(&self, kind: usize) -> usize {
+        self.royal_pressure_weight() + 1 + kind
     }
 
     /// The weight of `kind` on `square` (as the first side sees it), on a full board
@@ -259,9 +282,14 @@ impl Features {
 
     /// The position's features, as (weight index, value) pairs; `fullness` (0 to 1)
     /// is how much of the start's material is left ([`crate::RulesEval::fullness`]), which
-    /// blends each square's two bonuses.
-    pub fn of(&self, pieces: &[(Pos, PlayerIx, Kind)], fullness: f32) -> Vec<(u32, f32)> {
-        let mut features: Vec<(u32, f32)> = Vec::with_capacity(pieces.len() * 3 + 1);
+    /// blends each square's two bonuses; `room` is the game's ([`crate::RulesEval::room`]).
+    pub fn of(
+        &self,
+        pieces: &[(Pos, PlayerIx, Kind)],
+        fullness: f32,
+        room: &Room,
+    ) -> Vec<(u32, f32)> {
+        let mut features: Vec<(u32, f32)> = Vec::with_capacity(pieces.len() * 4 + 1);
         let mut pressure = 0.0f32;
         let mut board: Vec<Option<PlayerIx>> = vec![None; self.positions];
         for &(pos, owner, _) in pieces {
@@ -278,6 +306,12 @@ impl Features {
                 continue; // Not a piece of this game (a positions file of another).
             }
             features.push((kind_ix as u32, sign));
+            let space = room.of(owner, kind, pos, |p| {
+                board.get(p as usize).is_some_and(Option::is_none)
+            });
+            if space > 0 {
+                features.push((self.room_weight(kind_ix) as u32, sign * space as f32));
+            }
             let square = self.canonical[owner as usize][pos as usize] as usize;
             for (full, share) in [(true, fullness), (false, 1.0 - fullness)] {
                 if share != 0.0 {
@@ -297,7 +331,7 @@ impl Features {
             }
         }
         if pressure != 0.0 {
-            features.push(((self.len() - 1) as u32, pressure));
+            features.push((self.royal_pressure_weight() as u32, pressure));
         }
         features
     }
@@ -320,7 +354,15 @@ impl Features {
                 .collect(),
             squares: self.table_of(tables, weights, true),
             open_squares: self.table_of(tables, weights, false),
-            royal_pressure: round(weights[self.len() - 1]),
+            royal_pressure: round(weights[self.royal_pressure_weight()]),
+            room: (0..self.kinds)
+                .map(|k| {
+                    (
+                        tables.pieces[k].name.clone(),
+                        round(weights[self.room_weight(k)]),
+                    )
+                })
+                .collect(),
         }
     }
 

@@ -15,6 +15,7 @@ mod mcts;
 pub mod parallel;
 mod perft;
 mod playout;
+pub mod room;
 mod tt;
 pub mod tune;
 

@@ -177,7 +177,7 @@ pub fn fit<T: Templates>(
                 .iter()
                 .map(|p| {
                     let fullness = rules.fullness(p.iter().map(|&(_, _, kind)| kind));
-                    (features.of(p, fullness), r.result)
+                    (features.of(p, fullness, rules.room()), r.result)
                 })
                 .collect()
         })
@@ -327,6 +327,7 @@ fn rules_weights(features: &Features, eval: &RulesEval) -> Vec<f64> {
                 weights[features.square_weight(kind, pos, full)] = f64::from(bonus);
             }
         }
+        weights[features.room_weight(kind)] = f64::from(eval.room_weight(kind as Kind));
     }
     weights
 }
