@@ -1,9 +1,7 @@
 //! The game's [`Tables`] as Rust data: `pub fn tables() -> Tables`, field by field, so the
 //! compiled engine starts from exactly what the interpreter builds from the IR.
 
-use zrf_runtime::{
-    Goal, GoalCond, GoalKind, PassTurn, PieceRef, Place, Reach, Tables, Turn, NO_POS,
-};
+use zrf_runtime::{Goal, GoalCond, GoalKind, PassTurn, PieceRef, Place, Tables, Turn, NO_POS};
 
 use super::writer::{string_literal, RustWriter};
 use super::Names;
@@ -132,106 +130,92 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
             w.line("derived: Derived::default(),");
         });
     });
-    emit_reach_words(w, tables);
-    emit_step_bounds(w, tables);
+    emit_reach_tables(w, tables);
 }
 
-/// The `reach` field: the table built from its parts, then given the tables the draw of
-/// random moves reads, one call a line.
+/// The `reach` field: its data by name ([`zrf_runtime::ReachData`]), the big tables as statics
+/// below the function, built and checked by [`zrf_runtime::Reach::from_data`].
 fn emit_reach_field(w: &mut RustWriter, tables: &Tables) {
-    match &tables.reach {
-        None => w.line("reach: None,"),
-        Some(reach) => {
-            // Each template's reach where it is kept, each type's being their union.
-            let constructor = match reach.template_parts() {
-                Some(_) => "Reach::from_templates(",
-                None => "Reach::new(",
-            };
-            let mut then = Vec::new();
-            if !reach.step_bounds().0.is_empty() {
-                then.push(
-                    ".and_then(|reach| reach.with_step_bounds(STEP_BOUNDS.to_vec(), ANCHORED.to_vec()))",
-                );
+    let Some(reach) = &tables.reach else {
+        w.line("reach: None,");
+        return;
+    };
+    let data = reach.data();
+    w.enclosed("reach: Some(Reach::from_data(ReachData {", "})", |w| {
+        w.line(format!(
+            "players: {}, kinds: {}, positions: {},",
+            data.players, data.kinds, data.positions
+        ));
+        w.enclosed("bounded: &[", "],", |w| {
+            w.wrapped_list(data.bounded.iter().map(bool::to_string), 8)
+        });
+        match data.templates_per_kind {
+            Some(counts) => {
+                let counts = join(counts.iter().map(u32::to_string));
+                w.line(format!("templates_per_kind: Some(&[{counts}]),"));
+                w.line("hits: &REACH_BY_TEMPLATE,");
             }
-            if !reach.starts_elsewhere().is_empty() {
-                then.push(
-                    ".and_then(|reach| reach.with_starts_elsewhere(STARTS_ELSEWHERE.to_vec()))",
-                );
-            }
-            // The sizes are those zrfc checked before writing them: only an edit of the
-            // generated file could make them disagree.
-            then.push(".expect(\"the sizes zrfc checked when it wrote this file\")),");
-            w.enclosed(format!("reach: Some({constructor}"), ")", |w| {
-                let (bounded, _) = reach.parts();
-                w.line(format!(
-                    "{}, {}, {},",
-                    tables.players.len(),
-                    tables.kinds(),
-                    tables.positions.len()
-                ));
-                w.enclosed("vec![", "],", |w| {
-                    w.wrapped_list(bounded.iter().map(bool::to_string), 8)
-                });
-                match reach.template_parts() {
-                    Some((counts, _)) => {
-                        let counts = join(counts.iter().map(u32::to_string));
-                        w.line(format!("vec![{counts}],"));
-                        w.line("REACH_BY_TEMPLATE.to_vec(),");
-                    }
-                    None => w.line("REACH.to_vec(),"),
-                }
-            });
-            for call in then {
-                w.line(call);
+            None => {
+                w.line("templates_per_kind: None,");
+                w.line("hits: &REACH,");
             }
         }
-    }
+        let (bounds, starts) = (
+            !data.step_bounds.is_empty(),
+            !data.starts_elsewhere.is_empty(),
+        );
+        w.line(if bounds {
+            "step_bounds: &STEP_BOUNDS,"
+        } else {
+            "step_bounds: &[],"
+        });
+        w.line(if bounds {
+            "anchored: &ANCHORED,"
+        } else {
+            "anchored: &[],"
+        });
+        w.line(if starts {
+            "starts_elsewhere: &STARTS_ELSEWHERE,"
+        } else {
+            "starts_elsewhere: &[],"
+        });
+    });
+    // The sizes are those zrfc checked before writing them: only an edit of the
+    // generated file could make them disagree.
+    w.line(".expect(\"the sizes zrfc checked when it wrote this file\")),");
 }
 
-/// The reach bitsets as static data: tens of thousands of words in a `vec!` would make
-/// one enormous function for the optimiser.
-fn emit_reach_words(w: &mut RustWriter, tables: &Tables) {
+/// The reach's tables as static data: tens of thousands of words in a `vec!` would
+/// make one enormous function for the optimiser.
+fn emit_reach_tables(w: &mut RustWriter, tables: &Tables) {
     let Some(reach) = &tables.reach else { return };
+    let data = reach.data();
     let per_line = tables.positions.len().div_ceil(64).clamp(4, 8);
     w.line("");
-    match reach.template_parts() {
-        Some((_, bits)) => {
+    match data.templates_per_kind {
+        Some(_) => {
             w.line("/// Per player, square and move template: where it can take effect (bitsets).");
-            emit_words(w, "REACH_BY_TEMPLATE", bits, per_line);
+            emit_words(w, "REACH_BY_TEMPLATE", data.hits, per_line);
         }
         None => {
-            let (_, bits) = reach.parts();
             w.line(
                 "/// Per player, piece type and square: where its moves can take effect (bitsets).",
             );
-            emit_words(w, "REACH", bits, per_line);
+            emit_words(w, "REACH", data.hits, per_line);
         }
     }
-}
-
-/// The step bounds as static data, next to the reach.
-fn emit_step_bounds(w: &mut RustWriter, tables: &Tables) {
-    let Some((bounds, anchored)) = tables.reach.as_ref().map(Reach::step_bounds) else {
-        return;
-    };
-    if bounds.is_empty() {
-        return;
+    if !data.step_bounds.is_empty() {
+        let doc = "Per player, piece type and square: the most steps its moves could add.";
+        let bounds: Vec<String> = data.step_bounds.iter().map(u16::to_string).collect();
+        emit_static(w, doc, "STEP_BOUNDS: [u16", bounds, 16);
+        let doc = "Per player and piece type: every step of its starts on the piece's square.";
+        let anchored: Vec<String> = data.anchored.iter().map(bool::to_string).collect();
+        emit_static(w, doc, "ANCHORED: [bool", anchored, 8);
     }
-    let doc = "Per player, piece type and square: the most steps its moves could add.";
-    let bounds: Vec<String> = bounds.iter().map(u16::to_string).collect();
-    emit_static(w, doc, "STEP_BOUNDS: [u16", bounds, 16);
-    let doc = "Per player and piece type: every step of its starts on the piece's square.";
-    let anchored: Vec<String> = anchored.iter().map(bool::to_string).collect();
-    emit_static(w, doc, "ANCHORED: [bool", anchored, 8);
-    let starts = tables
-        .reach
-        .as_ref()
-        .map_or(&[][..], Reach::starts_elsewhere);
-    if !starts.is_empty() {
+    if !data.starts_elsewhere.is_empty() {
         w.line("");
         w.line("/// Per player, piece type and square: the other squares its steps may start on.");
-        let per_line = tables.positions.len().div_ceil(64).clamp(4, 8);
-        emit_words(w, "STARTS_ELSEWHERE", starts, per_line);
+        emit_words(w, "STARTS_ELSEWHERE", data.starts_elsewhere, per_line);
     }
 }
 

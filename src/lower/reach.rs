@@ -5,7 +5,7 @@
 //! analysis must over-approximate: whatever it cannot follow makes the type unbounded.
 
 use rustc_hash::FxHashMap;
-use zrf_runtime::{Inconsistency, PieceSquares, Reach, Tables, NO_POS};
+use zrf_runtime::{Inconsistency, PieceSquares, Reach, ReachData, Tables, NO_POS};
 
 use crate::ir::{self, AddKind, Block, Cond, Dir, GoTarget, Stmt};
 
@@ -121,19 +121,20 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Result<Option<Reach>, Inconsis
             first_template += piece.moves.len();
         }
     }
-    let reach = if keep_templates {
-        Reach::from_templates(players, kinds, positions, bounded, counts, bits)?
-    } else {
-        Reach::new(players, kinds, positions, bounded, bits)?
-    };
-    let reach = reach.with_step_bounds(step_bounds, anchored)?;
     // Only loose types have starts elsewhere; without any, the table says nothing.
     let any_loose = starts_elsewhere.iter().any(|&bits| bits != 0);
-    Ok(Some(if any_loose {
-        reach.with_starts_elsewhere(starts_elsewhere)?
-    } else {
-        reach
-    }))
+    Reach::from_data(ReachData {
+        players,
+        kinds,
+        positions,
+        bounded: &bounded,
+        templates_per_kind: keep_templates.then_some(&counts[..]),
+        hits: &bits,
+        step_bounds: &step_bounds,
+        anchored: &anchored,
+        starts_elsewhere: if any_loose { &starts_elsewhere } else { &[] },
+    })
+    .map(Some)
 }
 
 /// What a run knows about positions at one point of a template.

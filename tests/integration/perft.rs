@@ -726,6 +726,34 @@ fn step_bounds_too_small_or_a_wrong_anchor_are_caught() {
     );
 }
 
+/// Generated code writes a reach out as its data ([`zrf_runtime::ReachData`]): read back,
+/// it is the same table; a table of the wrong size is refused by name.
+#[test]
+fn a_reach_is_rebuilt_from_its_data_and_checked() {
+    for sample in ["chess.zrf", "xiangqi.zrf", "minishogi.zrf"] {
+        let engine = engine(sample);
+        let reach = engine.tables.reach.as_ref().expect("a reach table");
+        assert_eq!(
+            zrf_runtime::Reach::from_data(reach.data()).as_ref(),
+            Ok(reach),
+            "{sample}"
+        );
+    }
+    let chess = engine("chess.zrf");
+    let data = chess.tables.reach.as_ref().expect("a reach table").data();
+    let short = &data.step_bounds[1..];
+    let refused = zrf_runtime::Reach::from_data(zrf_runtime::ReachData {
+        step_bounds: short,
+        ..data
+    });
+    assert_eq!(
+        refused.map(|_| ()).map_err(|e| e.to_string()),
+        Err(
+            "inconsistent game tables: reach: step bounds: 767 entries where 768 are needed".into()
+        )
+    );
+}
+
 #[test]
 fn a_template_reach_that_misses_a_move_is_caught() {
     let mut engine = engine("chess.zrf");

@@ -58,7 +58,7 @@ pub use notation::{
 };
 pub use piece::Piece;
 pub use random::{mix, Fnv1a, SplitMix64, Zobrist};
-pub use reach::{Reach, ReachToward};
+pub use reach::{Reach, ReachData, ReachToward};
 pub use run::{
     move_list_cut_short, Continuation, Fail, Footprint, Loc, MayNote, NeverNote, NoteReads,
     Placement, Run, RunCore, StepResult, Steps, MAX_LIST_MOVES, MAX_LIST_WORK, MAX_LOOP,
@@ -111,8 +111,8 @@ pub mod prelude {
     pub use crate::{
         AttackGuard, Attackers, Continuation, Derived, Dir, Engine, Fail, Filter, Goal, GoalCond,
         GoalKind, Kind, Loc, MayNote, MoveType, NeverNote, Options, PassTurn, PieceInfo, PieceRef,
-        Place, Placement, Player, PlayerIx, Pos, Reach, Run, Setup, StepResult, Tables, Templates,
-        Turn, Zobrist, NO_POS,
+        Place, Placement, Player, PlayerIx, Pos, Reach, ReachData, Run, Setup, StepResult, Tables,
+        Templates, Turn, Zobrist, NO_POS,
     };
 }
 

@@ -46,6 +46,38 @@ pub struct Reach {
     starts_elsewhere: Vec<u64>,
 }
 
+/// A game's [`Reach`] as the compiler works it out of the templates, as plain data:
+/// what generated code writes out (named, not positional) and [`Reach::from_data`]
+/// checks and builds from. Tables per player, type and square are laid out by
+/// [`PieceSquares`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReachData<'a> {
+    /// The game's players, moving or not: every table below must fit the three sizes.
+    pub players: usize,
+    /// The game's piece types.
+    pub kinds: usize,
+    /// The game's positions, dummies included.
+    pub positions: usize,
+    /// Per player and type ([`PieceSquares::pair`]): whether its reach is bounded.
+    pub bounded: &'a [bool],
+    /// Where the reach is kept template by template: per type, how many move
+    /// templates it has, and `hits` holds a bitset per player, square and template
+    /// ([`PieceSquares::template_row`]). `None`: `hits` holds a bitset per player,
+    /// type and square ([`PieceSquares::row`]).
+    pub templates_per_kind: Option<&'a [u32]>,
+    /// Bitsets over the squares, `positions.div_ceil(64)` words each.
+    pub hits: &'a [u64],
+    /// Per player, type and square: the most steps its templates could add
+    /// ([`Reach::with_step_bounds`]); empty when not known.
+    pub step_bounds: &'a [u16],
+    /// Per player and type: every step starts on the piece's square; empty when not
+    /// known.
+    pub anchored: &'a [bool],
+    /// Per player, type and square: the other squares a step may start on, as
+    /// bitsets ([`Reach::with_starts_elsewhere`]); empty when not known.
+    pub starts_elsewhere: &'a [u64],
+}
+
 /// Most entries of [`ByTemplate::toward`] (a 512 KiB table).
 const MAX_TOWARD: usize = 1 << 16;
 
@@ -68,6 +100,59 @@ struct ByTemplate {
 }
 
 impl Reach {
+    /// The reach `data` describes, or the first table whose size does not fit its
+    /// sizes.
+    pub fn from_data(data: ReachData<'_>) -> Result<Reach, Inconsistency> {
+        let ReachData {
+            players,
+            kinds,
+            positions,
+            bounded,
+            ..
+        } = data;
+        let reach = match data.templates_per_kind {
+            Some(counts) => Reach::from_templates(
+                players,
+                kinds,
+                positions,
+                bounded.to_vec(),
+                counts.to_vec(),
+                data.hits.to_vec(),
+            )?,
+            None => Reach::new(
+                players,
+                kinds,
+                positions,
+                bounded.to_vec(),
+                data.hits.to_vec(),
+            )?,
+        };
+        let reach = match (data.step_bounds, data.anchored) {
+            ([], []) => reach,
+            (bounds, anchored) => reach.with_step_bounds(bounds.to_vec(), anchored.to_vec())?,
+        };
+        match data.starts_elsewhere {
+            [] => Ok(reach),
+            starts => reach.with_starts_elsewhere(starts.to_vec()),
+        }
+    }
+
+    /// This reach as [`Reach::from_data`] takes it (for code generation).
+    pub fn data(&self) -> ReachData<'_> {
+        let by_template = self.by_template.as_ref();
+        ReachData {
+            players: self.layout.players,
+            kinds: self.layout.kinds,
+            positions: self.layout.positions,
+            bounded: &self.bounded,
+            templates_per_kind: by_template.map(|by| &by.counts[..]),
+            hits: by_template.map_or(&self.bits[..], |by| &by.bits[..]),
+            step_bounds: &self.step_bounds,
+            anchored: &self.anchored,
+            starts_elsewhere: &self.starts_elsewhere,
+        }
+    }
+
     /// `bounded` holds one flag per player and kind, `bits` one bitset of
     /// `positions.div_ceil(64)` words per player, kind and square, in that order; other
     /// sizes are an error.
