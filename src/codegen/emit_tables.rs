@@ -179,6 +179,11 @@ fn emit_reach_field(w: &mut RustWriter, tables: &Tables) {
         } else {
             "starts_elsewhere: &[],"
         });
+        let promoting = data.promoting_templates.iter().map(|&bits| match bits {
+            0 => "0".to_string(),
+            bits => format!("{bits:#x}"),
+        });
+        w.line(format!("promoting_templates: &[{}],", join(promoting)));
     });
     // The sizes are those zrfc checked before writing them: only an edit of the
     // generated file could make them disagree.

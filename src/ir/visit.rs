@@ -64,3 +64,19 @@ pub fn asks_attacked(templates: &[Block]) -> bool {
         })
     })
 }
+
+/// Whether `block` may change a piece's type: a `change-type`, or an `add` that
+/// promotes (what a quiescence search must see besides captures).
+pub fn may_change_type(block: &Block) -> bool {
+    let mut found = false;
+    walk(block, &mut |node| {
+        if let Node::Stmt(stmt) = node {
+            found |= match stmt {
+                Stmt::ChangeType(..) => true,
+                Stmt::Add { promote, .. } => !promote.is_empty(),
+                _ => false,
+            };
+        }
+    });
+    found
+}

@@ -83,6 +83,7 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Result<Option<Reach>, Inconsis
                         to: NO_POS,
                         here_empty: false,
                         to_empty: false,
+                        found_empty: [NO_POS; FOUND_EMPTY],
                     };
                     walker.block(&game.templates[template.template.index()], vec![(start, 0)]);
                     if walker.unbounded {
@@ -123,6 +124,14 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Result<Option<Reach>, Inconsis
     }
     // Only loose types have starts elsewhere; without any, the table says nothing.
     let any_loose = starts_elsewhere.iter().any(|&bits| bits != 0);
+    // Per type, its templates that may change a type (the 64th and later share bit 63).
+    let promoting_templates: Vec<u64> = (game.pieces.iter())
+        .map(|piece| {
+            (piece.moves.iter().enumerate())
+                .filter(|(_, m)| ir::visit::may_change_type(&game.templates[m.template.index()]))
+                .fold(0, |bits, (number, _)| bits | 1 << number.min(63))
+        })
+        .collect();
     Reach::from_data(ReachData {
         players,
         kinds,
@@ -133,6 +142,11 @@ pub fn reach(game: &ir::Game, tables: &Tables) -> Result<Option<Reach>, Inconsis
         step_bounds: &step_bounds,
         anchored: &anchored,
         starts_elsewhere: if any_loose { &starts_elsewhere } else { &[] },
+        promoting_templates: if keep_templates {
+            &promoting_templates
+        } else {
+            &[]
+        },
     })
     .map(Some)
 }
@@ -151,14 +165,20 @@ struct AbstractRun {
     here_empty: bool,
     /// The same of `to`, when it was set.
     to_empty: bool,
+    /// The first few squares the run found empty (`NO_POS` after them): coming back to
+    /// one, it knows it empty again (a castling's rook set down beside the king).
+    found_empty: [u32; FOUND_EMPTY],
 }
 
+/// Squares found empty that a run remembers ([`AbstractRun::found_empty`]).
+const FOUND_EMPTY: usize = 4;
+
 impl AbstractRun {
-    /// The run moved to `pos`, of which it knows nothing yet.
+    /// The run moved to `pos`: empty if the run found it so, else unknown.
     fn at(self, pos: u32) -> AbstractRun {
         AbstractRun {
             pos,
-            here_empty: false,
+            here_empty: pos != NO_POS && self.found_empty.contains(&pos),
             ..self
         }
     }
@@ -250,10 +270,13 @@ impl Walker<'_> {
             Stmt::Go(GoTarget::To) => with_each(runs, |r| {
                 Some(match r.to {
                     NO_POS => r,
-                    to => AbstractRun {
-                        here_empty: r.to_empty,
-                        ..r.at(to)
-                    },
+                    to => {
+                        let there = r.at(to);
+                        AbstractRun {
+                            here_empty: r.to_empty || there.here_empty,
+                            ..there
+                        }
+                    }
                 })
             }),
             Stmt::Go(GoTarget::LastFrom | GoTarget::LastTo) => {
@@ -284,10 +307,16 @@ impl Walker<'_> {
                 })
             }
             // The held piece set down at `to` (else here), then `from` here, no `to`.
+            // The held piece is set down at `to` (else here), removing what stands
+            // there unless the run found the square empty; the piece here is picked up.
             Stmt::Cascade => {
                 for (r, _) in &runs {
-                    self.hit(r.pos);
-                    self.hit(r.to);
+                    match r.to {
+                        NO_POS if !r.here_empty => self.hit(r.pos),
+                        NO_POS => {}
+                        to if !r.to_empty => self.hit(to),
+                        _ => {}
+                    }
                 }
                 let out = runs
                     .into_iter()
@@ -428,10 +457,19 @@ impl Walker<'_> {
     }
 }
 
-/// `run` after `cond` was found true: it knows its square empty if `cond` says so.
+/// `run` after `cond` was found true: it knows its square empty if `cond` says so, and
+/// remembers it while it has room.
 fn tested(run: AbstractRun, cond: &Cond) -> AbstractRun {
+    let mut found_empty = run.found_empty;
+    let newly_empty = !run.here_empty && says_empty_here(cond);
+    if newly_empty {
+        if let Some(slot) = found_empty.iter_mut().find(|p| **p == NO_POS) {
+            *slot = run.pos;
+        }
+    }
     AbstractRun {
-        here_empty: run.here_empty || says_empty_here(cond),
+        here_empty: run.here_empty || newly_empty,
+        found_empty,
         ..run
     }
 }
@@ -458,17 +496,32 @@ fn with_each(
 }
 
 /// One entry per abstract run, with the most steps of its entries.
+///
+/// Runs that differ only in the squares they found empty merge into one that knows
+/// only the squares all of them found empty: the number of runs stays that of the
+/// places they can be in.
 fn merge(runs: Vec<Counted>) -> Vec<Counted> {
-    let mut best: FxHashMap<AbstractRun, usize> = FxHashMap::default();
+    let place = |r: AbstractRun| AbstractRun {
+        found_empty: [NO_POS; FOUND_EMPTY],
+        ..r
+    };
+    let mut best: FxHashMap<AbstractRun, (AbstractRun, usize)> = FxHashMap::default();
     let mut order = Vec::with_capacity(runs.len());
     for (r, count) in runs {
-        match best.get_mut(&r) {
-            Some(before) => *before = (*before).max(count),
+        match best.get_mut(&place(r)) {
+            Some((known, before)) => {
+                *before = (*before).max(count);
+                for square in &mut known.found_empty {
+                    if !r.found_empty.contains(square) {
+                        *square = NO_POS;
+                    }
+                }
+            }
             None => {
-                best.insert(r, count);
-                order.push(r);
+                best.insert(place(r), (r, count));
+                order.push(place(r));
             }
         }
     }
-    order.into_iter().map(|r| (r, best[&r])).collect()
+    order.into_iter().map(|key| best[&key]).collect()
 }

@@ -740,7 +740,20 @@ fn a_reach_is_rebuilt_from_its_data_and_checked() {
         );
     }
     let chess = engine("chess.zrf");
-    let data = chess.tables.reach.as_ref().expect("a reach table").data();
+    // A quiescence search runs only the templates that may remove a piece or promote:
+    // the king's steps that stay on the board (n, e, w, ne, nw), not its castlings,
+    // which land on squares they found empty; the pawn's push (it may promote), its
+    // captures and en passant, not its double step.
+    let reach = chess.tables.reach.as_ref().expect("a reach table");
+    let kind = |name: &str| {
+        (chess.tables.pieces.iter())
+            .position(|p| p.name == name)
+            .expect("a type") as u16
+    };
+    let (e1, e2) = (crate::position(&chess, "e1"), crate::position(&chess, "e2"));
+    assert_eq!(reach.loud_templates(0, kind("King"), e1), 0b0011_1011);
+    assert_eq!(reach.loud_templates(0, kind("Pawn"), e2), 0b111101);
+    let data = reach.data();
     let short = &data.step_bounds[1..];
     let refused = zrf_runtime::Reach::from_data(zrf_runtime::ReachData {
         step_bounds: short,

@@ -116,18 +116,28 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     fn first_steps(&self, state: &State, turn: Turn, filter: Filter, out: &mut Steps) {
         // One run for the whole position, taking up each piece in turn.
         let narrowing = out.narrowing_type().filter(|_| filter == Filter::ANY);
+        let loud_reach = (self.tables.reach.as_ref()).filter(|_| out.is_loud_only());
         let mut run = Run::for_pieces(self.tables, state, turn, out);
         let mut filter = filter;
         // Two loops, not one testing `narrowing` per piece: the test alone showed in the
         // instruction counts of games without priorities.
-        match narrowing {
-            None => {
+        match (narrowing, loud_reach) {
+            // Only the templates that may remove a piece or change a type: a quiescence
+            // search's moves.
+            (None, Some(reach)) => {
+                for (pos, piece) in state.pieces_of(turn.move_as) {
+                    run.take_piece(pos, piece);
+                    run.only_templates(reach.loud_templates(turn.move_as, piece.kind, pos));
+                    self.templates.piece_moves(&mut run, piece.kind, filter);
+                }
+            }
+            (None, None) => {
                 for (pos, piece) in state.pieces_of(turn.move_as) {
                     run.take_piece(pos, piece);
                     self.templates.piece_moves(&mut run, piece.kind, filter);
                 }
             }
-            Some(first_priority) => {
+            (Some(first_priority), _) => {
                 for (pos, piece) in state.pieces_of(turn.move_as) {
                     run.take_piece(pos, piece);
                     self.templates.piece_moves(&mut run, piece.kind, filter);

@@ -44,6 +44,12 @@ pub struct Reach {
     /// piece's square. Empty when not known: then a type that is not anchored may start
     /// anywhere.
     starts_elsewhere: Vec<u64>,
+    /// Per type, its templates that may change a type ([`ReachData::promoting_templates`]).
+    promoting_templates: Vec<u64>,
+    /// Per player, type and square ([`PieceSquares::square`]): the templates of such a
+    /// piece that may remove a piece or change a type, by number as
+    /// [`crate::RunCore::start_template`] takes them; empty when not known.
+    loud: Vec<u64>,
 }
 
 /// A game's [`Reach`] as the compiler works it out of the templates, as plain data:
@@ -76,6 +82,11 @@ pub struct ReachData<'a> {
     /// Per player, type and square: the other squares a step may start on, as
     /// bitsets ([`Reach::with_starts_elsewhere`]); empty when not known.
     pub starts_elsewhere: &'a [u64],
+    /// Where the reach is kept template by template: per type, its templates that may
+    /// change a piece's type, by number (the 64th and later share bit 63); with the
+    /// templates' reach, they tell which templates may make a loud move
+    /// ([`Reach::loud_templates`]). Empty when not known.
+    pub promoting_templates: &'a [u64],
 }
 
 /// Most entries of [`ByTemplate::toward`] (a 512 KiB table).
@@ -131,10 +142,58 @@ impl Reach {
             ([], []) => reach,
             (bounds, anchored) => reach.with_step_bounds(bounds.to_vec(), anchored.to_vec())?,
         };
-        match data.starts_elsewhere {
+        let reach = match data.starts_elsewhere {
+            [] => reach,
+            starts => reach.with_starts_elsewhere(starts.to_vec())?,
+        };
+        match data.promoting_templates {
             [] => Ok(reach),
-            starts => reach.with_starts_elsewhere(starts.to_vec()),
+            promoting => reach.with_promoting_templates(promoting.to_vec()),
         }
+    }
+
+    /// This reach, with the templates of each type that may change a type
+    /// ([`ReachData::promoting_templates`]): where the reach is kept template by
+    /// template, it then tells which templates may make a loud move. A table of
+    /// another size is an error.
+    fn with_promoting_templates(mut self, promoting: Vec<u64>) -> Result<Reach, Inconsistency> {
+        let layout = self.layout;
+        Inconsistency::expect_len("reach: promoting templates", promoting.len(), layout.kinds)?;
+        let Some(by) = &self.by_template else {
+            return Ok(self);
+        };
+        let words = layout.words();
+        let mut loud = vec![u64::MAX; layout.squares()];
+        for player in 0..layout.players {
+            for kind in (0..layout.kinds).filter(|&k| self.bounded[layout.pair(player, k)]) {
+                for from in 0..layout.positions {
+                    let mut templates = promoting[kind];
+                    for template in 0..by.counts[kind] as usize {
+                        let row =
+                            layout.template_row(player, from, by.first[kind] + template, by.total);
+                        if by.bits[row..][..words].iter().any(|&w| w != 0) {
+                            templates |= 1 << template.min(63);
+                        }
+                    }
+                    loud[layout.square(player, kind, from)] = templates;
+                }
+            }
+        }
+        self.promoting_templates = promoting;
+        self.loud = loud;
+        Ok(self)
+    }
+
+    /// The move templates of a `kind` piece of `player` standing on `from` that may
+    /// make a loud move (remove a piece or change a type, [`crate::MoveTraits::is_loud`]),
+    /// as bits by template number: every template where that is not known (an
+    /// unbounded type, no reach by template).
+    #[inline]
+    pub fn loud_templates(&self, player: PlayerIx, kind: Kind, from: Pos) -> u64 {
+        let slot = self
+            .layout
+            .square(player as usize, kind as usize, from as usize);
+        self.loud.get(slot).copied().unwrap_or(u64::MAX)
     }
 
     /// This reach as [`Reach::from_data`] takes it (for code generation).
@@ -150,6 +209,7 @@ impl Reach {
             step_bounds: &self.step_bounds,
             anchored: &self.anchored,
             starts_elsewhere: &self.starts_elsewhere,
+            promoting_templates: &self.promoting_templates,
         }
     }
 
@@ -192,6 +252,8 @@ impl Reach {
             step_bounds: Vec::new(),
             anchored: Vec::new(),
             starts_elsewhere: Vec::new(),
+            promoting_templates: Vec::new(),
+            loud: Vec::new(),
         })
     }
 

@@ -265,6 +265,11 @@ impl Steps {
         self
     }
 
+    /// Whether most quiet first steps are left out ([`Steps::loud_only`]).
+    pub(crate) fn is_loud_only(&self) -> bool {
+        self.loud_only
+    }
+
     /// Keeps only the steps that may remove a piece from one of `targets`, and partial
     /// steps.
     pub fn hitting(targets: &[Pos]) -> Steps {
