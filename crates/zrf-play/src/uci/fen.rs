@@ -20,7 +20,8 @@
 //!   rules keep each side's hand as grid positions beside the board (the small shogis,
 //!   [`zrf_search::hands`]), those positions are no part of the placement: a held piece
 //!   is put on its side's first empty hand position, in the order the rules walk to
-//!   find one for a piece taken ([`hand_order`]).
+//!   find one for a piece taken (the longest run of hand positions one of the side's
+//!   directions leads into and along, as `hand (while not-empty? hand)` walks).
 //! - A type that no piece has at the start and that exactly one other type becomes by
 //!   moving (a tokin, a dragon) is written `+` and that type's letter, as
 //!   Fairy-Stockfish writes promoted shogi pieces; its own letter is read as well.
