@@ -306,9 +306,8 @@ impl Walker<'_> {
                     })
                 })
             }
-            // The held piece set down at `to` (else here), then `from` here, no `to`.
             // The held piece is set down at `to` (else here), removing what stands
-            // there unless the run found the square empty; the piece here is picked up.
+            // there unless the run found the square empty; then `from` here, no `to`.
             Stmt::Cascade => {
                 for (r, _) in &runs {
                     match r.to {

@@ -73,40 +73,39 @@ impl Room {
 
 /// `targets` (reached from `from`) nearest first, each with the target before it on the
 /// line from `from` along one direction, where every square before it on that line is a
-/// target too.
+/// target too. One walk per direction, so that a rider on a large board costs its lines,
+/// not its targets squared.
 fn lines(tables: &Tables, from: Pos, targets: &[Pos]) -> Box<[Target]> {
     let directions = tables.directions.len();
     let link = |pos: Pos, dir: usize| tables.links[pos as usize * directions + dir];
-    // (distance along the line, square, square before it)
-    let mut found: Vec<(usize, Pos, Pos)> = targets
-        .iter()
-        .map(|&target| {
-            let along = (0..directions).find_map(|dir| {
-                let (mut before, mut at, mut distance) = (NO_POS, link(from, dir), 1);
-                while at != NO_POS && at != target && targets.contains(&at) && distance < 64 {
-                    (before, at, distance) = (at, link(at, dir), distance + 1);
-                }
-                (at == target).then_some((distance, before))
-            });
-            let (distance, before) = along.unwrap_or((1, NO_POS));
-            (distance, target, before)
-        })
-        .collect();
+    // Per target: (distance along its line, the square before it); a leap by default.
+    let mut found: Vec<(usize, Pos, Pos)> = targets.iter().map(|&t| (1, t, NO_POS)).collect();
+    let index: std::collections::HashMap<Pos, usize> =
+        targets.iter().enumerate().map(|(i, &t)| (t, i)).collect();
+    for dir in 0..directions {
+        let (mut before, mut at, mut distance) = (NO_POS, link(from, dir), 1);
+        while let Some(&i) = index.get(&at) {
+            // The nearest line to a target is kept.
+            if found[i].2 == NO_POS && distance > 1 || found[i].0 > distance {
+                found[i] = (distance, at, before);
+            }
+            if distance >= targets.len() {
+                break;
+            }
+            (before, at, distance) = (at, link(at, dir), distance + 1);
+        }
+    }
     found.sort_by_key(|&(distance, square, _)| (distance, square));
-    let index_of = |square: Pos| {
-        found
-            .iter()
-            .position(|&(_, s, _)| s == square)
-            .map_or(NONE_BEHIND, |i| i as u16)
-    };
+    let position: std::collections::HashMap<Pos, u16> = (found.iter().enumerate())
+        .map(|(i, &(_, square, _))| (square, u16::try_from(i).unwrap_or(NONE_BEHIND)))
+        .collect();
     found
         .iter()
         .map(|&(_, square, before)| Target {
             square,
-            behind: if before == NO_POS {
-                NONE_BEHIND
-            } else {
-                index_of(before)
+            behind: match before {
+                NO_POS => NONE_BEHIND,
+                before => position.get(&before).copied().unwrap_or(NONE_BEHIND),
             },
         })
         .collect()
