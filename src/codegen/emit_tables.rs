@@ -114,13 +114,24 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
             });
             // The keys themselves are drawn at start-up from the game's seed: thousands of
             // literals would bury the rules in noise.
-            w.line(format!(
-                "zobrist: Zobrist::new({:#018x}, {}, {}, {}, {}),",
-                tables.zobrist.seed(),
+            let sizes = [
                 tables.positions.len(),
                 tables.players.len(),
                 tables.kinds(),
-                tables.attributes.len()
+                tables.attributes.len(),
+            ];
+            w.line(format!(
+                "// Hash keys drawn from the seed, for the sizes after it: positions {}, \
+                 players {}, piece types {}, attributes {}.",
+                sizes[0], sizes[1], sizes[2], sizes[3]
+            ));
+            w.line(format!(
+                "zobrist: Zobrist::new({:#018x}, {}, {}, {}, {}),",
+                tables.zobrist.seed(),
+                sizes[0],
+                sizes[1],
+                sizes[2],
+                sizes[3]
             ));
             emit_reach_field(w, tables);
             match &tables.evaluation {

@@ -192,9 +192,9 @@ pub fn describe_eval<T: Templates>(engine: &Engine<T>) -> String {
             notes.push("its loss decides the game");
         }
         let room = eval.room_weight(kind as u16);
-        let room = format!("{room:+} a square of room (learned)");
-        if eval.room_weight(kind as u16) != 0 {
-            notes.push(&room);
+        let room_note = format!("{room:+} a square of room (learned)");
+        if room != 0 {
+            notes.push(&room_note);
         }
         let line = format!(
             "{:<20} {:>8} {:>9.2} {:>9.0}%  {}",
