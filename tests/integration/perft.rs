@@ -638,8 +638,8 @@ fn step_bounds_too_small_or_a_wrong_anchor_are_caught() {
         .reach
         .clone()
         .expect("chess has a reach table");
-    let (bounds, anchored) = reach.step_bounds();
-    let (bounds, anchored) = (bounds.to_vec(), anchored.to_vec());
+    let data = reach.data();
+    let (bounds, anchored) = (data.step_bounds.to_vec(), data.anchored.to_vec());
     // As compiled: a knight on b1 may make 3 steps, a rook 14 anywhere, a queen 27 in
     // the centre; only the king's steps (castling moves the rook) start elsewhere.
     let tables = &engine.tables;
@@ -716,7 +716,7 @@ fn step_bounds_too_small_or_a_wrong_anchor_are_caught() {
         "{violation}"
     );
     // The king loose, but no square named where its steps start elsewhere.
-    let nowhere = vec![0; reach.starts_elsewhere().len()];
+    let nowhere = vec![0; reach.data().starts_elsewhere.len()];
     engine.tables.reach = with(bounds.clone(), anchored.clone())
         .map(|reach| reach.with_starts_elsewhere(nowhere).expect("sizes agree"));
     let violation = engine.reach_violation(&castling).expect("a violation");

@@ -123,7 +123,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         // instruction counts of games without priorities.
         match (narrowing, loud_reach) {
             // Only the templates that may remove a piece or change a type: a quiescence
-            // search's moves.
+            // search's moves. The invariant ([`Reach::loud_templates`]): a template left
+            // out adds no step from this square that removes a piece (its reach, an
+            // over-approximation, is empty there) or changes a type (the lowering found
+            // no `change-type` or promoting `add` in it). Debug builds check the loud
+            // list against the whole legal list filtered
+            // ([`crate::Engine::legal_loud_moves_into`]).
             (None, Some(reach)) => {
                 for (pos, piece) in state.pieces_of(turn.move_as) {
                     run.take_piece(pos, piece);

@@ -426,12 +426,6 @@ impl Reach {
         }
     }
 
-    /// [`Reach::with_step_bounds`]'s bounds and anchored types (for code generation);
-    /// empty when unknown.
-    pub fn step_bounds(&self) -> (&[u16], &[bool]) {
-        (&self.step_bounds, &self.anchored)
-    }
-
     /// This reach, with the other squares a step of a piece of each player and type
     /// standing on each square may start on, as bitsets of `positions.div_ceil(64)`
     /// words (per player, type and square, in that order): a random move then compares
@@ -443,12 +437,6 @@ impl Reach {
         Inconsistency::expect_len("reach: other starts", starts.len(), self.layout.rows())?;
         self.starts_elsewhere = starts;
         Ok(self)
-    }
-
-    /// [`Reach::with_starts_elsewhere`]'s table (for code generation); empty when
-    /// unknown.
-    pub fn starts_elsewhere(&self) -> &[u64] {
-        &self.starts_elsewhere
     }
 
     /// Whether a step of a `kind` piece of `player` standing on `from` may start on
@@ -555,8 +543,9 @@ impl Reach {
         }
     }
 
-    /// The raw tables, in the order [`Reach::new`] takes them (for code generation; the
-    /// reach of each type is derived when [`Reach::template_parts`] are kept).
+    /// Whether each type is bounded, and each type's reach (the union of its templates'
+    /// where those are kept), in the order [`Reach::new`] takes them: what [`Reach::data`]
+    /// leaves out when the reach is kept by template.
     pub fn parts(&self) -> (&[bool], &[u64]) {
         (&self.bounded, &self.bits)
     }
