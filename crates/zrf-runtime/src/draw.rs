@@ -12,7 +12,7 @@ use crate::state::State;
 use crate::tables::{PassTurn, Turn};
 use crate::templates::Templates;
 use crate::turn::{drop_repeated_turns, Move};
-use crate::watched::{is_royal, royal_squares_after};
+use crate::watched::{is_royal, royal_squares};
 use crate::{Kind, PlayerIx, Pos};
 
 impl<T: Templates> Engine<T> {
@@ -133,9 +133,8 @@ impl<T: Templates> Engine<T> {
         let DrawPlan {
             mut pieces,
             mut total,
-            royal_before,
             loose,
-        } = self.plan_draw(state, mover, royal, reach)?;
+        } = self.plan_draw(state, mover, reach)?;
         // Read through a slice: the draws index it often, and a small vector's every
         // access tests whether it spilled.
         let pieces = pieces.as_mut_slice();
@@ -228,8 +227,8 @@ impl<T: Templates> Engine<T> {
             // The history and the hash only for the turn kept.
             self.apply_into(state, &candidate, after);
             let legal = decided.unwrap_or_else(|| {
-                let targets = royal_squares_after(&royal_before, &candidate, after, mover, royal);
-                !self.attacks_on(after, self.turn(after), mover, &targets, royal)
+                let targets = royal_squares(after, mover, royal);
+                !self.attacks_on(after, self.turn(after), &targets, royal)
             });
             if legal {
                 let hash = state.hash(&self.tables);
@@ -255,13 +254,7 @@ impl<T: Templates> Engine<T> {
 
     /// The mover's pieces as [`Engine::draw_within_bounds`] draws them; `None` where
     /// it cannot: the mover may drop, a piece has no bound, or nothing can move.
-    fn plan_draw(
-        &self,
-        state: &State,
-        mover: PlayerIx,
-        royal: &[bool],
-        reach: &Reach,
-    ) -> Option<DrawPlan> {
+    fn plan_draw(&self, state: &State, mover: PlayerIx, reach: &Reach) -> Option<DrawPlan> {
         let drops = (0..self.tables.kinds() as Kind).any(|kind| {
             self.templates.has_drops(kind) && state.stock(&self.tables, mover, kind) > 0
         });
@@ -270,9 +263,6 @@ impl<T: Templates> Engine<T> {
         }
         let mut plan = DrawPlan::default();
         for (pos, piece) in state.pieces_of(mover) {
-            if is_royal(royal, piece) {
-                plan.royal_before.push(pos);
-            }
             let bound = reach.max_steps(mover, piece.kind, pos)?;
             if bound > 0 {
                 if !reach.anchored(mover, piece.kind) {
@@ -369,8 +359,6 @@ struct DrawPlan {
     pieces: SmallVec<[Drawn; 32]>,
     /// The sum of their widths.
     total: usize,
-    /// The mover's royal squares, which most candidates leave as they are.
-    royal_before: SmallVec<[Pos; 4]>,
     /// The pieces whose steps may start elsewhere than on their square: the only ones
     /// whose turns may be the same as another piece's.
     loose: SmallVec<[Pos; 2]>,

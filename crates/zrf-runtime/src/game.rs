@@ -192,7 +192,7 @@ impl<T: Templates> Game for Engine<T> {
             return false;
         };
         *taken = true;
-        self.attacks_on(state, turn, piece.owner, &[square], &kind_taken)
+        self.attacks_on(state, turn, &[square], &kind_taken)
     }
 
     fn legal_loud_moves_into(&self, state: &State, moves: &mut Vec<Move>) {

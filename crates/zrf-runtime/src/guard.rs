@@ -4,13 +4,12 @@
 
 use crate::engine::Engine;
 use crate::gen::{Listed, SPARE_POSITION};
-use crate::reach::squares_in;
 use crate::run::{removal_square, Footprint, Screen, Steps};
 use crate::state::{Change, State, Step};
 use crate::tables::{Filter, Turn};
 use crate::templates::Templates;
 use crate::turn::Move;
-use crate::watched::{removes_protected, royal_squares, Probe, Watched};
+use crate::watched::{removes_protected, royal_squares, Probe, ThreatMask, Watched};
 use crate::{PlayerIx, Pos};
 
 impl<T: Templates> Engine<T> {
@@ -96,13 +95,7 @@ impl<T: Templates> Engine<T> {
     /// Whether a turn of `turn` in `state` could capture a piece of `owner` whose kind is
     /// marked in `royal` (partial-move chains and drops included).
     pub fn attacks(&self, state: &State, turn: Turn, owner: PlayerIx, royal: &[bool]) -> bool {
-        self.attacks_on(
-            state,
-            turn,
-            owner,
-            &royal_squares(state, owner, royal),
-            royal,
-        )
+        self.attacks_on(state, turn, &royal_squares(state, owner, royal), royal)
     }
 
     /// [`Engine::attacks`] on `targets`, the squares of the royal pieces.
@@ -110,48 +103,32 @@ impl<T: Templates> Engine<T> {
         &self,
         state: &State,
         turn: Turn,
-        owner: PlayerIx,
         targets: &[Pos],
         royal: &[bool],
     ) -> bool {
         let attacker = turn.move_as;
-        let own = state.own_words(attacker);
-        let mut inline = [0u64; 4];
         if let Some(reach) = &self.tables.reach {
-            let mask = match (targets, inline.get_mut(..own.len())) {
-                // One royal piece, the usual case: the table's own bits.
-                ([target], _) => reach.hitting_one_from(attacker, *target),
-                (_, Some(mask)) => reach
-                    .hitting_from(attacker, targets, mask)
-                    .then_some(&*mask),
-                _ => None,
-            };
-            if let Some(mask) = mask.filter(|mask| mask.len() == own.len()) {
-                // The attacker's pieces on squares from which a royal one could be hit,
-                // read off the bits without listing them first.
-                let threats = squares_in(own.iter().zip(mask).map(|(o, m)| o & m))
-                    .map(|square| square as Pos);
-                let found = self
-                    .gen()
-                    .captures_any_of_among(state, turn, targets, royal, threats, None);
-                // The reach's invariant: no step outside it removes a piece (a piece
-                // landing where its template found the square empty removes none).
-                debug_assert!(
-                    found || !self.first_steps_remove(state, turn, targets, royal),
-                    "the reach table misses an attack on {targets:?}"
-                );
-                return found;
-            }
+            let mut threats = ThreatMask::new(state.own_words(attacker).len());
+            threats.fill(reach, state, attacker, targets);
+            let found = (self.gen()).captures_any_of_among(
+                state,
+                turn,
+                targets,
+                royal,
+                threats.squares(),
+                None,
+            );
+            // The reach's invariant: no step outside it removes a piece (a piece
+            // landing where its template found the square empty removes none).
+            debug_assert!(
+                found || !self.first_steps_remove(state, turn, targets, royal),
+                "the reach table misses an attack on {targets:?}"
+            );
+            return found;
         }
-        let watched = Watched::scan(&self.tables, state, targets.into(), owner, attacker);
-        self.gen().captures_any_of_among(
-            state,
-            turn,
-            &watched.targets,
-            royal,
-            watched.threats.iter().copied(),
-            None,
-        )
+        let threats = state.squares_of(attacker);
+        self.gen()
+            .captures_any_of_among(state, turn, targets, royal, threats, None)
     }
 
     /// The general path the reach table shortens, for debug builds: whether a first

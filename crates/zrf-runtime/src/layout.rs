@@ -71,6 +71,13 @@ impl PieceSquares {
         self.players * self.positions
     }
 
+    /// The first word of the bitsets of `player`'s types on `pos`, in a table of one
+    /// bitset over the squares per player, square and type (types innermost, so that
+    /// one square's are side by side, in the order of a player's type bitsets).
+    pub const fn kinds_row(&self, player: usize, pos: usize) -> usize {
+        self.player_square(player, pos) * self.kinds * self.words()
+    }
+
     /// The entry of `target` for `player`'s piece on `from`, in a table kept per
     /// player, square and target square.
     pub const fn square_pair(&self, player: usize, from: usize, target: usize) -> usize {

@@ -58,7 +58,7 @@ pub use notation::{
 };
 pub use piece::Piece;
 pub use random::{mix, Fnv1a, SplitMix64, Zobrist};
-pub use reach::{Reach, ReachData, ReachToward};
+pub use reach::{Reach, ReachData};
 pub use run::{
     move_list_cut_short, Continuation, Fail, Footprint, Loc, MayNote, NeverNote, NoteReads,
     Placement, Run, RunCore, StepResult, Steps, MAX_LIST_MOVES, MAX_LIST_WORK, MAX_LOOP,

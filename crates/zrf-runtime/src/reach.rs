@@ -1,8 +1,6 @@
 //! Where each piece's moves can take effect, so that the attack test (is a royal piece
 //! capturable?) runs only the pieces that could reach it.
 
-use smallvec::SmallVec;
-
 use crate::{Inconsistency, Kind, PieceSquares, PlayerIx, Pos};
 
 /// Per moving player, piece type and square: the squares a move of that piece could
@@ -18,14 +16,12 @@ pub struct Reach {
     bounded: Vec<bool>,
     /// A bitset over squares per player, type and square ([`PieceSquares::row`]).
     bits: Vec<u64>,
-    /// The same relation read backwards, for players all of whose types are bounded:
-    /// a bitset over squares per player and target square
-    /// ([`PieceSquares::player_square`]), of the squares from which a piece of some type could hit `target`. An attack test then
-    /// finds the pieces worth testing by masking the attacker's squares, without
-    /// looking at each piece.
+    /// The same relation read backwards: a bitset over squares per player, target
+    /// square and type ([`PieceSquares::kinds_row`]), of the squares from which such a
+    /// piece could hit the target (all of them for an unbounded type). An attack test
+    /// then finds the pieces worth testing by masking the bitsets of the attacker's
+    /// types, without looking at each piece.
     hitting_from: Vec<u64>,
-    /// Per player: whether `hitting_from` holds for it (every type bounded).
-    all_bounded: Vec<bool>,
     /// The reach of each move template on its own, where the rules are small enough to
     /// keep it: an attack test then runs only the templates of a piece that could hit.
     by_template: Option<ByTemplate>,
@@ -227,17 +223,23 @@ impl Reach {
         let words = layout.words();
         Inconsistency::expect_len("reach: bounded types", bounded.len(), layout.pairs())?;
         Inconsistency::expect_len("reach: bitsets", bits.len(), layout.rows())?;
-        let all_bounded: Vec<bool> = (0..players)
-            .map(|player| (0..kinds).all(|kind| bounded[layout.pair(player, kind)]))
-            .collect();
-        let mut hitting_from = vec![0u64; layout.player_squares() * words];
-        for player in (0..players).filter(|&p| all_bounded[p]) {
+        let mut hitting_from = vec![0u64; layout.rows()];
+        let kind_row = |player: usize, target: usize, kind: usize| {
+            layout.kinds_row(player, target) + kind * words
+        };
+        for player in 0..players {
             for kind in 0..kinds {
                 for from in 0..positions {
+                    let (word, bit) = (from / 64, 1 << (from % 64));
+                    if !bounded[layout.pair(player, kind)] {
+                        for target in 0..positions {
+                            hitting_from[kind_row(player, target, kind) + word] |= bit;
+                        }
+                        continue;
+                    }
                     let set = &bits[layout.row(player, kind, from)..][..words];
                     for target in squares_in(set.iter().copied()).filter(|&t| t < positions) {
-                        hitting_from[layout.player_square(player, target) * words + from / 64] |=
-                            1 << (from % 64);
+                        hitting_from[kind_row(player, target, kind) + word] |= bit;
                     }
                 }
             }
@@ -247,7 +249,6 @@ impl Reach {
             bounded,
             bits,
             hitting_from,
-            all_bounded,
             by_template: None,
             step_bounds: Vec::new(),
             anchored: Vec::new(),
@@ -467,44 +468,19 @@ impl Reach {
             .map(|by| (&by.counts[..], &by.bits[..]))
     }
 
-    /// The squares from which a piece of `player` could hit one of `targets`, as a
-    /// bitset over squares (`positions.div_ceil(64)` words) into `mask`, which is
-    /// cleared first; `false` (and `mask` left empty) when some type of `player` is
-    /// unbounded, and every piece must be looked at.
-    pub fn hitting_from(&self, player: PlayerIx, targets: &[Pos], mask: &mut [u64]) -> bool {
-        mask.fill(0);
-        if !self.all_bounded_for(player) || mask.len() != self.layout.words() {
-            return false;
-        }
-        for &target in targets {
-            let Some(set) = self.hitting_one_from(player, target) else {
-                return false;
-            };
-            for (m, &w) in mask.iter_mut().zip(set) {
-                *m |= w;
-            }
-        }
-        true
-    }
-
-    /// [`Reach::hitting_from`] for one target, read off the table without a copy.
+    /// Per type of `player`, the squares from which such a piece could hit `target`
+    /// (every square for an unbounded type), as bitsets over squares of
+    /// `positions.div_ceil(64)` words one after the other: laid out as a player's type
+    /// bitsets in a [`crate::State`], so that masking one by the other finds the
+    /// pieces that might. Empty for a player or target outside the game.
     #[inline]
-    pub fn hitting_one_from(&self, player: PlayerIx, target: Pos) -> Option<&[u64]> {
-        if !self.all_bounded_for(player) {
-            return None;
+    pub fn hitting_from(&self, player: PlayerIx, target: Pos) -> &[u64] {
+        if player as usize >= self.layout.players || target as usize >= self.layout.positions {
+            return &[];
         }
-        let start =
-            self.layout.player_square(player as usize, target as usize) * self.layout.words();
-        self.hitting_from.get(start..start + self.layout.words())
-    }
-
-    /// Whether every type of `player` is bounded, so that the table read backwards holds.
-    #[inline]
-    fn all_bounded_for(&self, player: PlayerIx) -> bool {
-        self.all_bounded
-            .get(player as usize)
-            .copied()
-            .unwrap_or(false)
+        let start = self.layout.kinds_row(player as usize, target as usize);
+        let len = self.layout.kinds * self.layout.words();
+        self.hitting_from.get(start..start + len).unwrap_or(&[])
     }
 
     /// Whether a move of a `kind` piece of `player` standing on `from` could remove a
@@ -530,46 +506,11 @@ impl Reach {
         self.bits.get(start..start + self.layout.words())
     }
 
-    /// [`Reach::may_hit`] for one player and fixed targets, asked of many pieces: the
-    /// targets' words and bits are worked out once.
-    pub fn toward(&self, player: PlayerIx, targets: &[Pos]) -> ReachToward<'_> {
-        ReachToward {
-            reach: self,
-            player: player as usize,
-            marks: targets
-                .iter()
-                .map(|&t| (t as usize / 64, 1 << (t % 64)))
-                .collect(),
-        }
-    }
-
     /// Whether each type is bounded, and each type's reach (the union of its templates'
     /// where those are kept), in the order [`Reach::new`] takes them: what [`Reach::data`]
     /// leaves out when the reach is kept by template.
     pub fn parts(&self) -> (&[bool], &[u64]) {
         (&self.bounded, &self.bits)
-    }
-}
-
-/// [`Reach::toward`]: whether a piece could hit one of the targets.
-pub struct ReachToward<'a> {
-    reach: &'a Reach,
-    player: usize,
-    /// Per target: its word in a reach bitset, and its bit there.
-    marks: SmallVec<[(usize, u64); 4]>,
-}
-
-impl ReachToward<'_> {
-    /// Whether a move of a `kind` piece standing on `from` could remove a piece from
-    /// one of the targets.
-    #[inline]
-    pub fn may_hit(&self, kind: Kind, from: Pos) -> bool {
-        let Some(set) = self.reach.row(self.player, kind as usize, from) else {
-            return true;
-        };
-        self.marks
-            .iter()
-            .any(|&(word, bit)| set.get(word).is_some_and(|w| w & bit != 0))
     }
 }
 

@@ -8,7 +8,7 @@ use smallvec::{smallvec, SmallVec};
 use crate::history::History;
 use crate::piece::Piece;
 use crate::tables::{Tables, NO_POS};
-use crate::{Kind, MoveType, PlayerIx, Pos};
+use crate::{Kind, MoveType, PieceSquares, PlayerIx, Pos};
 
 /// One change a step makes. A step's changes are applied in three passes: movements and
 /// placements, then captures, creations, type and owner changes in recording order, then
@@ -128,10 +128,14 @@ impl Clone for Step {
 pub struct State {
     /// Written only through [`State::put`] and the step appliers, which keep `occupied`.
     board: Vec<Option<Piece>>,
-    /// Bit `pos % 64` of word `player * words + pos / 64` is set when a piece of `player`
-    /// stands on `pos`: move generation visits the mover's pieces and goals count them
-    /// without scanning the empty squares.
-    occupied: SmallVec<[u64; 4]>,
+    /// Occupancy bitsets of `words` words each: first one per player (a piece of that
+    /// player stands on the square), then one per player and type
+    /// ([`PieceSquares::pair`]). Move generation visits the mover's pieces, goals count
+    /// them, and attack tests and royal lookups take a type's pieces, all without
+    /// scanning the board.
+    occupied: SmallVec<[u64; 16]>,
+    /// The game's players and types, which place the bitsets in `occupied`.
+    sizes: PieceSquares,
     /// Per player and type ([`crate::PieceSquares::pair`]): pieces off the board, available for drops. Shared
     /// between copies of a position until one changes it (`Rc::make_mut`): most moves
     /// leave it alone, and most games never touch it.
@@ -170,6 +174,7 @@ impl Clone for State {
     fn clone_from(&mut self, source: &State) {
         self.board.clone_from(&source.board);
         self.occupied.clone_from(&source.occupied);
+        self.sizes = source.sizes;
         self.stock.clone_from(&source.stock);
         self.turn = source.turn;
         self.last_from = source.last_from;
@@ -188,6 +193,7 @@ impl State {
             board: self.board.clone(),
             // From slices: a plain copy, where cloning copies item by item.
             occupied: SmallVec::from_slice(&self.occupied),
+            sizes: self.sizes,
             stock: self.stock.clone(),
             turn: self.turn,
             last_from: self.last_from,
@@ -274,6 +280,7 @@ impl State {
             }
         } else {
             self.occupied.clone_from(&source.occupied);
+            self.sizes = source.sizes;
         }
         if !Rc::ptr_eq(&self.stock, &source.stock) {
             self.stock.clone_from(&source.stock);
@@ -366,10 +373,15 @@ impl State {
 
     /// The start position from the setup.
     pub fn start(tables: &Tables) -> State {
-        let words = tables.positions.len().div_ceil(64);
+        let sizes = PieceSquares::new(
+            tables.players.len(),
+            tables.pieces.len(),
+            tables.positions.len(),
+        );
         let mut state = State {
             board: vec![None; tables.positions.len()],
-            occupied: smallvec![0; tables.players.len() * words],
+            occupied: smallvec![0; (sizes.players + sizes.pairs()) * sizes.words()],
+            sizes,
             stock: vec![0; tables.layout().pairs()].into(),
             turn: 0,
             last_from: None,
@@ -405,10 +417,10 @@ impl State {
     pub fn put(&mut self, pos: Pos, piece: Option<Piece>) {
         let before = std::mem::replace(&mut self.board[pos as usize], piece);
         if let Some(before) = before {
-            self.vacate(before.owner, pos);
+            self.vacate(before, pos);
         }
         if let Some(piece) = piece {
-            self.occupy(piece.owner, pos);
+            self.occupy(piece, pos);
         }
     }
 
@@ -417,36 +429,63 @@ impl State {
     fn take(&mut self, pos: Pos) -> Option<Piece> {
         let piece = self.board[pos as usize].take();
         if let Some(piece) = piece {
-            self.vacate(piece.owner, pos);
+            self.vacate(piece, pos);
         }
         piece
     }
 
     #[inline]
     fn words(&self) -> usize {
-        self.board.len().div_ceil(64)
+        self.sizes.words()
     }
 
-    /// The word and bit of `pos` among `owner`'s squares (none for an owner who is not
-    /// one of the game's players: such a piece is on the board but no player's).
+    /// The first words of the bitsets of `owner` and of its pieces of `kind` in
+    /// `occupied`: none for an owner who is not one of the game's players (such a piece
+    /// is on the board but no player's) or a type the game does not have.
     #[inline]
-    fn square_bit(&mut self, owner: PlayerIx, pos: Pos) -> Option<(&mut u64, u64)> {
-        let word = owner as usize * self.words() + pos as usize / 64;
-        Some((self.occupied.get_mut(word)?, 1 << (pos % 64)))
+    fn bitsets_of(&self, owner: PlayerIx, kind: Kind) -> Option<(usize, usize)> {
+        let (owner, kind) = (owner as usize, kind as usize);
+        if owner >= self.sizes.players || kind >= self.sizes.kinds {
+            return None;
+        }
+        let words = self.words();
+        Some((
+            owner * words,
+            (self.sizes.players + self.sizes.pair(owner, kind)) * words,
+        ))
     }
 
     #[inline]
-    fn occupy(&mut self, owner: PlayerIx, pos: Pos) {
-        if let Some((word, bit)) = self.square_bit(owner, pos) {
-            *word |= bit;
+    fn occupy(&mut self, piece: Piece, pos: Pos) {
+        if let Some((by_owner, by_kind)) = self.bitsets_of(piece.owner, piece.kind) {
+            let (word, bit) = (pos as usize / 64, 1 << (pos % 64));
+            self.occupied[by_owner + word] |= bit;
+            self.occupied[by_kind + word] |= bit;
         }
     }
 
     #[inline]
-    fn vacate(&mut self, owner: PlayerIx, pos: Pos) {
-        if let Some((word, bit)) = self.square_bit(owner, pos) {
-            *word &= !bit;
+    fn vacate(&mut self, piece: Piece, pos: Pos) {
+        if let Some((by_owner, by_kind)) = self.bitsets_of(piece.owner, piece.kind) {
+            let (word, bit) = (pos as usize / 64, 1 << (pos % 64));
+            self.occupied[by_owner + word] &= !bit;
+            self.occupied[by_kind + word] &= !bit;
         }
+    }
+
+    /// Whether the occupancy bitsets say what the board says (for debug checks: every
+    /// write to the board keeps them).
+    pub(crate) fn occupancy_matches_board(&self) -> bool {
+        let mut expected: SmallVec<[u64; 16]> = smallvec![0; self.occupied.len()];
+        for (pos, piece) in self.board.iter().enumerate() {
+            if let Some((by_owner, by_kind)) = piece.and_then(|p| self.bitsets_of(p.owner, p.kind))
+            {
+                let (word, bit) = (pos / 64, 1 << (pos % 64));
+                expected[by_owner + word] |= bit;
+                expected[by_kind + word] |= bit;
+            }
+        }
+        expected == self.occupied
     }
 
     /// The squares of `player`'s pieces, in position order.
@@ -487,12 +526,54 @@ impl State {
             .is_some_and(|w| w >> (pos % 64) & 1 == 1)
     }
 
-    /// The words of `occupied` that hold `player`'s squares.
+    /// The squares of `player`'s pieces as a bitset (bit `pos % 64` of word `pos / 64`).
     #[inline]
-    pub(crate) fn own_words(&self, player: PlayerIx) -> &[u64] {
+    pub fn own_words(&self, player: PlayerIx) -> &[u64] {
+        if player as usize >= self.sizes.players {
+            return &[];
+        }
         let words = self.words();
         let start = player as usize * words;
         self.occupied.get(start..start + words).unwrap_or(&[])
+    }
+
+    /// The words of `occupied` that hold the squares of `player`'s pieces of `kind`.
+    #[inline]
+    pub(crate) fn kind_words(&self, player: PlayerIx, kind: Kind) -> &[u64] {
+        let Some((_, start)) = self.bitsets_of(player, kind) else {
+            return &[];
+        };
+        self.occupied
+            .get(start..start + self.words())
+            .unwrap_or(&[])
+    }
+
+    /// The words of `occupied` that hold the squares of `player`'s pieces, type by type
+    /// (each type's bitset after the one before).
+    #[inline]
+    pub(crate) fn kinds_words(&self, player: PlayerIx) -> &[u64] {
+        let Some((_, start)) = self.bitsets_of(player, 0) else {
+            return &[];
+        };
+        let len = self.sizes.kinds * self.words();
+        self.occupied.get(start..start + len).unwrap_or(&[])
+    }
+
+    /// The squares of `player`'s pieces of `kind`, in position order.
+    #[inline]
+    pub fn squares_of_kind(&self, player: PlayerIx, kind: Kind) -> impl Iterator<Item = Pos> + '_ {
+        Squares {
+            words: self.kind_words(player, kind),
+            base: 0,
+            next_base: 0,
+            bits: 0,
+        }
+    }
+
+    /// How many pieces of `kind` `player` has on the board.
+    pub fn count_of_kind(&self, player: PlayerIx, kind: Kind) -> usize {
+        let words = self.kind_words(player, kind).iter();
+        words.map(|word| word.count_ones() as usize).sum()
     }
 
     /// The piece on a square, if any.
@@ -508,6 +589,15 @@ impl State {
     #[inline]
     pub fn stock(&self, tables: &Tables, player: PlayerIx, kind: Kind) -> u32 {
         self.stock[tables.layout().pair(player as usize, kind as usize)]
+    }
+
+    /// How many pieces of each type `player` has off the board, by type (empty for a
+    /// player outside the game).
+    #[inline]
+    pub fn stocks_of(&self, player: PlayerIx) -> &[u32] {
+        let kinds = self.sizes.kinds;
+        let start = player as usize * kinds;
+        self.stock.get(start..start + kinds).unwrap_or(&[])
     }
 
     /// What repetition compares: placement (with attributes), stocks and the player to
@@ -579,6 +669,14 @@ impl State {
 
     /// Applies one step to the board (not the turn counter).
     pub fn apply_step(&mut self, tables: &Tables, step: &Step) {
+        self.apply_step_changes(tables, step);
+        debug_assert!(
+            self.occupancy_matches_board(),
+            "occupancy bitsets out of step with the board after {step:?}"
+        );
+    }
+
+    fn apply_step_changes(&mut self, tables: &Tables, step: &Step) {
         self.last_from = step.from;
         self.last_to = Some(step.to);
         // The commonest steps, a piece moving and perhaps capturing one other, need none
@@ -606,13 +704,23 @@ impl State {
 
     #[inline]
     fn move_piece(&mut self, tables: &Tables, from: Pos, to: Pos) {
-        let piece = self.take(from);
+        let piece = self.board[from as usize].take();
         if let Some(taken) = self.take(to) {
             self.removed(tables, taken);
         }
-        if let Some(piece) = piece {
-            self.board[to as usize] = Some(piece);
-            self.occupy(piece.owner, to);
+        let Some(piece) = piece else {
+            return;
+        };
+        self.board[to as usize] = Some(piece);
+        // The same owner and type on both squares: each of its two bitsets loses one
+        // bit and gains another.
+        if let Some((by_owner, by_kind)) = self.bitsets_of(piece.owner, piece.kind) {
+            let (from_word, from_bit) = (from as usize / 64, 1u64 << (from % 64));
+            let (to_word, to_bit) = (to as usize / 64, 1u64 << (to % 64));
+            for start in [by_owner, by_kind] {
+                self.occupied[start + from_word] &= !from_bit;
+                self.occupied[start + to_word] |= to_bit;
+            }
         }
     }
 
@@ -672,8 +780,8 @@ impl State {
                     self.put(pos, Some(piece));
                 }
                 Change::ChangeType { pos, kind } => {
-                    if let Some(piece) = &mut self.board[pos as usize] {
-                        piece.kind = kind;
+                    if let Some(piece) = self.at(pos) {
+                        self.put(pos, Some(Piece { kind, ..piece }));
                     }
                 }
                 Change::ChangeOwner { pos, owner } => {

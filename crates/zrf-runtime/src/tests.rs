@@ -481,20 +481,18 @@ fn templates_from_the_64th_on_share_the_last_bit_of_a_limit() {
     assert_eq!(reach.templates_hitting(0, 0, 0, &[2]), 0);
     // The second type has no table of its own: bounded and reaching nothing.
     assert_eq!(reach.templates_hitting(0, 1, 0, &[1]), 0);
-    // Read backwards: every square hits 1 and 3, none hits the others; one target is read
-    // off the table as several are gathered.
-    let mut mask = [0u64; 1];
+    // Read backwards, type by type: every square hits 1 and 3, none hits the others;
+    // the second type hits nothing from anywhere.
     for target in 0..positions as crate::Pos {
         let expected: u64 = if target == 1 || target == 3 {
             0b11111
         } else {
             0
         };
-        assert!(reach.hitting_from(1, &[target], &mut mask));
-        assert_eq!(mask, [expected], "{target}");
-        assert_eq!(reach.hitting_one_from(1, target), Some(&[expected][..]));
+        assert_eq!(reach.hitting_from(1, target), [expected, 0], "{target}");
     }
-    assert!(reach.hitting_from(0, &[1, 3], &mut mask) && mask == [0b11111]);
+    assert_eq!(reach.hitting_from(2, 0), [0u64; 0]);
+    assert_eq!(reach.hitting_from(0, 5), [0u64; 0]);
     let state = board(&tables, &[(0, man(0))]);
     let mut out = Steps::new();
     let mut run: Run<'_> = Run::for_move(&tables, &state, tables.turns[0], 0, None, &mut out);
@@ -711,9 +709,9 @@ fn lines_of_play_that_share_a_past_keep_their_own_positions() {
 }
 
 #[test]
-fn the_royal_squares_after_a_move_are_those_a_scan_finds() {
-    use crate::watched::{royal_squares, royal_squares_after};
-    use crate::Move;
+fn the_royal_squares_and_the_bitsets_by_type_follow_every_change() {
+    use crate::watched::royal_squares;
+    use crate::Pos;
     let tables = row(6);
     let king = Piece { kind: 1, ..man(0) };
     let royal = [false, true];
@@ -727,20 +725,35 @@ fn the_royal_squares_after_a_move_are_those_a_scan_finds() {
         vec![moving(3, 1)],
         vec![moving(1, 2), Change::Capture { pos: 2 }],
         vec![moving(3, 2), Change::Capture { pos: 1 }],
-        // Not one piece moving: the squares are scanned.
         vec![Change::Capture { pos: 1 }],
+        // A man made a king, the king made a man, the enemy man made ours.
+        vec![Change::ChangeType { pos: 3, kind: 1 }],
+        vec![Change::ChangeType { pos: 1, kind: 0 }],
+        vec![Change::ChangeOwner { pos: 4, owner: 0 }],
     ];
     let mut found = Vec::new();
     for changes in turns {
-        let mv = Move::of_step(step(changes));
         let mut after = before.clone();
-        after.apply_step(&tables, &mv.steps[0]);
-        let squares = royal_squares_after(&[1], &mv, &after, 0, &royal);
-        assert_eq!(squares, royal_squares(&after, 0, &royal), "{mv:?}");
-        found.push(squares.to_vec());
+        after.apply_step(&tables, &step(changes));
+        assert!(after.occupancy_matches_board());
+        let men: Vec<Pos> = after.squares_of_kind(0, 0).collect();
+        found.push((royal_squares(&after, 0, &royal).to_vec(), men));
     }
-    let expected: [&[u32]; 7] = [&[1], &[0], &[2], &[], &[], &[], &[]];
+    let expected: [(&[Pos], &[Pos]); 10] = [
+        (&[1], &[2]),
+        (&[0], &[3]),
+        (&[2], &[3]),
+        (&[], &[1]),
+        (&[], &[3]),
+        (&[], &[2]),
+        (&[], &[3]),
+        (&[1, 3], &[]),
+        (&[], &[1, 3]),
+        (&[1], &[3, 4]),
+    ];
+    let found: Vec<(&[Pos], &[Pos])> = found.iter().map(|(r, m)| (&r[..], &m[..])).collect();
     assert_eq!(found, expected);
+    assert_eq!(before.count_of_kind(1, 0), 1);
 }
 
 #[test]
@@ -863,4 +876,35 @@ fn tables_that_do_not_hold_together_are_refused_with_the_first_fault() {
             .map_err(|e| e.to_string()),
         Err("inconsistent game tables: reach: bitsets: 19 entries where 20 are needed".into())
     );
+}
+
+#[test]
+fn the_threats_to_a_square_are_read_off_the_bitsets_of_each_type() {
+    use crate::watched::ThreatMask;
+    use crate::Pos;
+    // Men reach square 1 from anywhere; kings are unbounded (they may hit from anywhere).
+    let tables = row(5);
+    let (players, kinds, positions) = (2, 2, 5);
+    let layout = crate::PieceSquares::new(players, kinds, positions);
+    let mut bits = vec![0u64; layout.rows()];
+    for player in 0..players {
+        for from in 0..positions {
+            bits[layout.row(player, 0, from)] = 1 << 1;
+        }
+    }
+    let bounded = vec![true, false, true, false];
+    let reach = crate::Reach::new(players, kinds, positions, bounded, bits).expect("sizes agree");
+    assert_eq!(reach.hitting_from(0, 1), [0b11111, 0b11111]);
+    assert_eq!(reach.hitting_from(0, 3), [0, 0b11111]);
+    let king = Piece { kind: 1, ..man(0) };
+    let state = board(&tables, &[(0, man(0)), (2, man(1)), (4, king)]);
+    let threats = |targets: &[Pos]| {
+        let mut mask = ThreatMask::new(1);
+        mask.fill(&reach, &state, 0, targets);
+        mask.squares().collect::<Vec<Pos>>()
+    };
+    assert_eq!(threats(&[1]), [0, 4]);
+    assert_eq!(threats(&[3]), [4]);
+    assert_eq!(threats(&[3, 1]), [0, 4]);
+    assert_eq!(threats(&[]), [0u32; 0]);
 }

@@ -6,6 +6,7 @@ use smallvec::{smallvec, SmallVec};
 
 use crate::piece::Piece;
 use crate::reach::squares_in;
+use crate::reach::Reach;
 use crate::run::hits_any;
 use crate::state::{Change, State, Step};
 use crate::tables::Tables;
@@ -29,38 +30,99 @@ pub(crate) fn is_royal(royal: &[bool], piece: Piece) -> bool {
     royal.get(piece.kind as usize) == Some(&true)
 }
 
-/// The squares of `owner`'s pieces whose kinds are marked in `royal`.
+/// The squares of `owner`'s pieces whose kinds are marked in `royal`, ascending: read
+/// off the bitsets of those types, without a look at the other pieces.
 pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> SmallVec<[Pos; 4]> {
-    state
-        .pieces_of(owner)
-        .filter_map(|(pos, piece)| is_royal(royal, piece).then_some(pos))
-        .collect()
-}
-
-/// [`royal_squares`] of `owner` in `after`, the position after `mv`, from `before`, those
-/// of the position before: found without a scan for a turn that moves one piece and
-/// perhaps captures another.
-pub(crate) fn royal_squares_after(
-    before: &[Pos],
-    mv: &Move,
-    after: &State,
-    owner: PlayerIx,
-    royal: &[bool],
-) -> SmallVec<[Pos; 4]> {
-    let Some((from, to, captured)) = one_piece_moving(&mv.steps) else {
-        return royal_squares(after, owner, royal);
-    };
-    // A royal piece taken, or replaced by the piece moving onto it.
-    if captured.is_some_and(|pos| before.contains(&pos)) || before.contains(&to) {
-        return royal_squares(after, owner, royal);
-    }
-    let mut squares = SmallVec::from_slice(before);
-    for square in &mut squares {
-        if *square == from {
-            *square = to;
+    let by_kind = state.kinds_words(owner);
+    let words = state.own_words(owner).len();
+    let mut squares = SmallVec::new();
+    for word in 0..words {
+        let mut bits = 0;
+        for (own, _) in by_kind.chunks_exact(words).zip(royal).filter(|(_, &r)| r) {
+            bits |= own[word];
+        }
+        while bits != 0 {
+            squares.push((word * 64) as Pos + bits.trailing_zeros());
+            bits &= bits - 1;
         }
     }
     squares
+}
+
+/// The squares of an attacker's pieces that may hit some targets, as a bitset over
+/// squares: on the stack for boards of up to 256 squares.
+pub(crate) struct ThreatMask {
+    inline: [u64; 4],
+    spilled: Vec<u64>,
+    words: usize,
+}
+
+impl ThreatMask {
+    pub(crate) fn new(words: usize) -> ThreatMask {
+        ThreatMask {
+            inline: [0; 4],
+            spilled: if words > 4 {
+                vec![0; words]
+            } else {
+                Vec::new()
+            },
+            words,
+        }
+    }
+
+    fn words_mut(&mut self) -> &mut [u64] {
+        match self.inline.get_mut(..self.words) {
+            Some(words) => words,
+            None => &mut self.spilled,
+        }
+    }
+
+    /// Marks the pieces of `attacker` in `state` that could hit one of `targets` by
+    /// the reach read backwards, type by type: every piece of an unbounded type, and
+    /// of a bounded one those standing where its reach includes a target. Some of them
+    /// may still not hit (the reach over-approximates): the attack test runs their
+    /// templates.
+    pub(crate) fn fill(
+        &mut self,
+        reach: &Reach,
+        state: &State,
+        attacker: PlayerIx,
+        targets: &[Pos],
+    ) {
+        let words = self.words;
+        let own = state.kinds_words(attacker);
+        let mask = self.words_mut();
+        mask.fill(0);
+        for &target in targets {
+            let hitting = reach.hitting_from(attacker, target);
+            if hitting.len() != own.len() {
+                // A target outside the table: every piece.
+                for own in own.chunks_exact(words) {
+                    for (m, &o) in mask.iter_mut().zip(own) {
+                        *m |= o;
+                    }
+                }
+                continue;
+            }
+            if let [only] = mask {
+                // One word a bitset, the usual board: a plain fold.
+                *only |= own.iter().zip(hitting).fold(0, |m, (&o, &h)| m | o & h);
+                continue;
+            }
+            let by_kind = own.chunks_exact(words).zip(hitting.chunks_exact(words));
+            for (own, hits) in by_kind {
+                for ((m, &o), &h) in mask.iter_mut().zip(own).zip(hits) {
+                    *m |= o & h;
+                }
+            }
+        }
+    }
+
+    /// The marked squares, ascending.
+    pub(crate) fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
+        let words = self.inline.get(..self.words).unwrap_or(&self.spilled);
+        squares_in(words.iter().copied()).map(|square| square as Pos)
+    }
 }
 
 /// What to test in the position after a candidate move: whether the royal squares are
@@ -86,32 +148,9 @@ impl Watched {
         let threats = match &tables.reach {
             None => state.squares_of(attacker).collect(),
             Some(reach) => {
-                let own = state.own_words(attacker);
-                // On the stack for boards of up to 256 squares.
-                let (mut inline, mut spilled) = ([0u64; 4], Vec::new());
-                let mask = match inline.get_mut(..own.len()) {
-                    Some(mask) => mask,
-                    None => {
-                        spilled.resize(own.len(), 0);
-                        &mut spilled[..]
-                    }
-                };
-                if reach.hitting_from(attacker, &targets, mask) {
-                    // Some of these squares may hold a type that cannot hit the royal
-                    // squares from there: the attack test asks each piece again.
-                    squares_in(own.iter().zip(mask.iter()).map(|(o, m)| o & m))
-                        .map(|square| square as Pos)
-                        .collect()
-                } else {
-                    let reach = reach.toward(attacker, &targets);
-                    let mut threats = SmallVec::new();
-                    for (pos, piece) in state.pieces_of(attacker) {
-                        if reach.may_hit(piece.kind, pos) {
-                            threats.push(pos);
-                        }
-                    }
-                    threats
-                }
+                let mut mask = ThreatMask::new(state.own_words(attacker).len());
+                mask.fill(reach, state, attacker, &targets);
+                mask.squares().collect()
             }
         };
         Watched {

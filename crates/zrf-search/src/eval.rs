@@ -159,8 +159,8 @@ pub struct RulesEval {
     /// [`Evaluator::null_move_allowed`]).
     least_value: OnceLock<i32>,
     /// A learned weight of each piece near an enemy royal piece, and per position the
-    /// positions within two steps ([`RulesEval::apply`]).
-    pressure: Option<(i32, Vec<Vec<Pos>>)>,
+    /// positions within two steps as a bitset over squares ([`RulesEval::apply`]).
+    pressure: Option<(i32, Vec<u64>)>,
     /// Where each piece's turns reach on the empty board, for its room ([`Room`]).
     room: Room,
     /// Per piece type, the learned worth of each square of its room; `None` where
@@ -444,9 +444,13 @@ impl RulesEval {
                 });
             }
         }
-        let near = (0..self.layout.positions as Pos)
-            .map(|p| features.near(p).to_vec())
-            .collect();
+        let words = self.layout.words();
+        let mut near = vec![0u64; self.layout.positions * words];
+        for pos in 0..self.layout.positions {
+            for &n in features.near(pos as Pos) {
+                near[pos * words + n as usize / 64] |= 1 << (n % 64);
+            }
+        }
         self.pressure = (learned.royal_pressure != 0).then_some((learned.royal_pressure, near));
         let mut room_weights = vec![0; self.layout.kinds];
         for (name, weight) in &learned.room {
@@ -498,19 +502,25 @@ impl RulesEval {
     }
 
     /// Learned royal pressure: each piece within two steps of an enemy royal piece is
-    /// worth the weight to its owner. `royal` holds each royal piece found, with its
-    /// owner.
-    fn royal_pressure(&self, state: &State, royal: &[(PlayerIx, Pos)], scores: &mut [i32]) {
+    /// worth the weight to its owner.
+    fn royal_pressure(&self, tables: &Tables, state: &State, scores: &mut [i32]) {
         let Some((weight, near)) = &self.pressure else {
             return;
         };
-        for &(player, pos) in royal {
-            for &n in &near[pos as usize] {
-                if let Some(enemy) = state.at(n).filter(|p| p.owner != player) {
-                    if let Some(score) = scores.get_mut(enemy.owner as usize) {
-                        *score += weight;
-                    }
-                }
+        let words = self.layout.words();
+        let royal = self.active.iter().flat_map(|&player| {
+            let royal_kinds = tables.royal[player as usize].iter().enumerate();
+            royal_kinds
+                .filter(|(_, &royal)| royal)
+                .flat_map(move |(kind, _)| state.squares_of_kind(player, kind as Kind))
+                .map(move |pos| (player, pos))
+        });
+        for (player, pos) in royal {
+            let near = near.get(pos as usize * words..).unwrap_or(&[]);
+            for &enemy in self.active.iter().filter(|&&p| p != player) {
+                let own = state.own_words(enemy).iter().zip(near);
+                let count: u32 = own.map(|(o, n)| (o & n).count_ones()).sum();
+                scores[enemy as usize] += weight * count as i32;
             }
         }
     }
@@ -574,37 +584,44 @@ impl RulesEval {
         self.placement_only
     }
 
-    /// The worth of `player`'s `pieces` on the board (each piece's value and square
-    /// bonus) and of the pieces it holds off the board.
-    fn holdings(
-        &self,
-        tables: &Tables,
-        state: &State,
-        player: PlayerIx,
-        pieces: &[(Pos, Kind)],
-        fullness: i32,
-    ) -> i32 {
+    /// The worth of `player`'s pieces on the board (each piece's value and square
+    /// bonus) and of the pieces it holds off the board. The bonuses of sheltering
+    /// pieces are summed for the full board and the emptied one apart, and blended by
+    /// `fullness` once.
+    fn holdings(&self, state: &State, player: PlayerIx, fullness: i32) -> i32 {
         let owner = player as usize;
         let sign = self.material_sign[owner];
-        let mut score = 0i32;
-        for &(pos, kind) in pieces {
-            score += self.values[kind as usize] * sign;
-            if self.shelter[self.layout.pair(owner, kind as usize)].is_some() {
-                score += self.blended_bonus(player, kind, pos, fullness);
-            } else {
-                let square = self.layout.square(owner, kind as usize, pos as usize);
-                score += i32::from(self.squares.get(square).copied().unwrap_or(0));
-            }
-            if let Some(weights) = &self.room_weights {
-                let room = self.room.of(player, kind, pos, |p| state.at(p).is_none());
-                score += weights[kind as usize] * room as i32;
-            }
-        }
+        let (mut score, mut full_bonus, mut open_bonus) = (0i32, 0i32, 0i32);
+        let positions = self.layout.positions;
         for kind in 0..self.layout.kinds {
-            let held = state.stock(tables, player, kind as Kind);
+            let shelter = self.shelter[self.layout.pair(owner, kind)].as_deref();
+            let start = self.layout.square(owner, kind, 0);
+            let squares = self.squares.get(start..start + positions).unwrap_or(&[]);
+            let room_weight = self.room_weights.as_ref().map_or(0, |w| w[kind]);
+            let mut count = 0;
+            for pos in state.squares_of_kind(player, kind as Kind) {
+                count += 1;
+                let open = i32::from(squares.get(pos as usize).copied().unwrap_or(0));
+                match shelter {
+                    Some(full) => {
+                        full_bonus += i32::from(full.get(pos as usize).copied().unwrap_or(0));
+                        open_bonus += open;
+                    }
+                    None => score += open,
+                }
+                if room_weight != 0 {
+                    let room = self
+                        .room
+                        .of(player, kind as Kind, pos, |p| state.at(p).is_none());
+                    score += room_weight * room as i32;
+                }
+            }
+            score += count * self.values[kind] * sign;
+        }
+        score += (full_bonus * fullness + open_bonus * (FULL_BOARD - fullness)) / FULL_BOARD;
+        for (&held, &value) in state.stocks_of(player).iter().zip(&self.hand_values) {
             if held > 0 {
-                let held = held.min(1000) as i32;
-                score += held * self.hand_values[kind] * sign;
+                score += held.min(1000) as i32 * value * sign;
             }
         }
         score
@@ -632,31 +649,17 @@ impl RulesEval {
 impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
     fn evaluate(&self, engine: &Engine<T>, state: &State, player: PlayerIx) -> i32 {
         let tables = &engine.tables;
-        // Called at every leaf of a search: no allocation for the usual few players and
-        // pieces. Each player's pieces are looked at once: gathered with the material
-        // left (which blends the square tables) and the royal pieces, then valued.
+        // Called at every leaf of a search: no allocation for the usual few players, and
+        // the pieces read type by type off the state's bitsets.
         let mut scores: SmallVec<[i32; 4]> = smallvec![0; tables.players.len()];
-        let mut pieces: SmallVec<[(Pos, Kind); 64]> = SmallVec::new();
-        let mut ends: SmallVec<[usize; 4]> = SmallVec::new();
-        let mut royal: SmallVec<[(PlayerIx, Pos); 4]> = SmallVec::new();
-        let mut left = 0i32;
-        for &p in &self.active {
-            let royal_kinds = &tables.royal[p as usize];
-            for (pos, piece) in state.pieces_of(p) {
-                let kind = piece.kind as usize;
-                if self.thinning[kind] {
-                    left = left.saturating_add(self.values[kind]);
-                }
-                if royal_kinds[kind] {
-                    royal.push((p, pos));
-                }
-                pieces.push((pos, piece.kind));
-            }
-            ends.push(pieces.len());
-        }
         let fullness = if self.shelter.iter().any(Option::is_some) {
+            let mut left = 0i32;
             for &p in &self.active {
-                let held = in_hand_material(tables, &self.values, &self.thinning, state, p);
+                for kind in (0..self.layout.kinds).filter(|&kind| self.thinning[kind]) {
+                    let count = state.count_of_kind(p, kind as Kind) as i32;
+                    left = left.saturating_add(count.saturating_mul(self.values[kind]));
+                }
+                let held = in_hand_material(&self.values, &self.thinning, state, p);
                 left = left.saturating_add(held);
             }
             debug_assert_eq!(
@@ -669,22 +672,20 @@ impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
                             .filter(|(_, piece)| self.thinning[piece.kind as usize])
                             .map(|(_, piece)| self.values[piece.kind as usize])
                             .sum();
-                        on_board + in_hand_material(tables, &self.values, &self.thinning, state, p)
+                        on_board + in_hand_material(&self.values, &self.thinning, state, p)
                     })
                     .sum::<i32>(),
-                "the material gathered in one look at the pieces"
+                "the material counted by type"
             );
             (left.saturating_mul(FULL_BOARD) / self.start_material.max(1)).clamp(0, FULL_BOARD)
         } else {
             FULL_BOARD
         };
-        let mut start = 0;
-        for (&p, &end) in self.active.iter().zip(&ends) {
-            scores[p as usize] = self.holdings(tables, state, p, &pieces[start..end], fullness);
-            start = end;
+        for &p in &self.active {
+            scores[p as usize] = self.holdings(state, p, fullness);
         }
         self.alignments(state, &mut scores);
-        self.royal_pressure(state, &royal, &mut scores);
+        self.royal_pressure(tables, state, &mut scores);
         let own = scores.get(player as usize).copied().unwrap_or(0);
         let (mut others, mut count) = (0i32, 0i32);
         for &p in self.active.iter().filter(|&&p| p != player) {
@@ -881,16 +882,10 @@ fn survey<T: Templates>(
 
 /// The worth by `values` of what `player` holds off the board, of the kinds that
 /// `thinning` marks (not royal, decisive or collected: those stay to the end).
-fn in_hand_material(
-    tables: &Tables,
-    values: &[i32],
-    thinning: &[bool],
-    state: &State,
-    player: PlayerIx,
-) -> i32 {
-    (0..values.len())
-        .filter(|&kind| thinning.get(kind) == Some(&true))
-        .map(|kind| state.stock(tables, player, kind as Kind).min(1000) as i32 * values[kind])
+fn in_hand_material(values: &[i32], thinning: &[bool], state: &State, player: PlayerIx) -> i32 {
+    let held = state.stocks_of(player).iter().zip(values).zip(thinning);
+    held.filter(|(_, &thinning)| thinning)
+        .map(|((&held, &value), _)| held.min(1000) as i32 * value)
         .sum()
 }
 
