@@ -459,8 +459,10 @@ impl State {
     fn occupy(&mut self, piece: Piece, pos: Pos) {
         if let Some((by_owner, by_kind)) = self.bitsets_of(piece.owner, piece.kind) {
             let (word, bit) = (pos as usize / 64, 1 << (pos % 64));
-            self.occupied[by_owner + word] |= bit;
-            self.occupied[by_kind + word] |= bit;
+            // One look at where the small vector keeps its words, not one per access.
+            let occupied = &mut self.occupied[..];
+            occupied[by_owner + word] |= bit;
+            occupied[by_kind + word] |= bit;
         }
     }
 
@@ -468,8 +470,9 @@ impl State {
     fn vacate(&mut self, piece: Piece, pos: Pos) {
         if let Some((by_owner, by_kind)) = self.bitsets_of(piece.owner, piece.kind) {
             let (word, bit) = (pos as usize / 64, 1 << (pos % 64));
-            self.occupied[by_owner + word] &= !bit;
-            self.occupied[by_kind + word] &= !bit;
+            let occupied = &mut self.occupied[..];
+            occupied[by_owner + word] &= !bit;
+            occupied[by_kind + word] &= !bit;
         }
     }
 
@@ -717,9 +720,10 @@ impl State {
         if let Some((by_owner, by_kind)) = self.bitsets_of(piece.owner, piece.kind) {
             let (from_word, from_bit) = (from as usize / 64, 1u64 << (from % 64));
             let (to_word, to_bit) = (to as usize / 64, 1u64 << (to % 64));
+            let occupied = &mut self.occupied[..];
             for start in [by_owner, by_kind] {
-                self.occupied[start + from_word] &= !from_bit;
-                self.occupied[start + to_word] |= to_bit;
+                occupied[start + from_word] &= !from_bit;
+                occupied[start + to_word] |= to_bit;
             }
         }
     }

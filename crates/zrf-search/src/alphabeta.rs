@@ -718,7 +718,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             };
             level.order.push((score, index as u32));
         }
-        level.order.sort_by_key(|&(score, index)| (-score, index));
+        // The keys differ (by index): an unstable sort orders as a stable one would.
+        level
+            .order
+            .sort_unstable_by_key(|&(score, index)| (-score, index));
     }
 
     /// Whether a capture (`child` is the position after it) risks more than it takes: the piece that
@@ -821,7 +824,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             best = stand;
             alpha = alpha.max(stand);
         }
-        level.order.sort_by_key(|&(score, index)| (-score, index));
+        level
+            .order
+            .sort_unstable_by_key(|&(score, index)| (-score, index));
         for n in 0..level.order.len() {
             let index = level.order[n].1 as usize;
             if self.tick() {
