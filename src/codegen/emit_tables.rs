@@ -114,25 +114,14 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
             });
             // The keys themselves are drawn at start-up from the game's seed: thousands of
             // literals would bury the rules in noise.
-            let sizes = [
-                tables.positions.len(),
-                tables.players.len(),
-                tables.kinds(),
-                tables.attributes.len(),
-            ];
-            w.line(format!(
-                "// Hash keys drawn from the seed, for the sizes after it: positions {}, \
-                 players {}, piece types {}, attributes {}.",
-                sizes[0], sizes[1], sizes[2], sizes[3]
-            ));
-            w.line(format!(
-                "zobrist: Zobrist::new({:#018x}, {}, {}, {}, {}),",
-                tables.zobrist.seed(),
-                sizes[0],
-                sizes[1],
-                sizes[2],
-                sizes[3]
-            ));
+            w.line("// Hash keys, drawn at start-up from the seed for a game of these sizes.");
+            w.enclosed("zobrist: Zobrist::new(ZobristData {", "}),", |w| {
+                w.line(format!("seed: {:#018x},", tables.zobrist.seed()));
+                w.line(format!("positions: {},", tables.positions.len()));
+                w.line(format!("players: {},", tables.players.len()));
+                w.line(format!("kinds: {},", tables.kinds()));
+                w.line(format!("attributes: {},", tables.attributes.len()));
+            });
             emit_reach_field(w, tables);
             match &tables.evaluation {
                 Some(text) => w.line(format!("evaluation: Some({}.to_string()),", string_literal(text))),

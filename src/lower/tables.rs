@@ -4,7 +4,7 @@
 
 use zrf_runtime::{
     Derived, Fnv1a, Goal, GoalCond, GoalKind, Inconsistency, Options, PassTurn, PieceInfo,
-    PieceRef, Place, Player, Setup, Tables, Turn, Zobrist, NO_POS,
+    PieceRef, Place, Player, Setup, Tables, Turn, Zobrist, ZobristData, NO_POS,
 };
 
 use crate::ir;
@@ -166,13 +166,13 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
             maximal_captures: game.options.maximal_captures != ir::MaximalCaptures::Off,
         },
         royal,
-        zobrist: Zobrist::new(
-            zobrist_seed(&game.title),
-            board.positions.len(),
-            game.players.len(),
-            game.pieces.len(),
-            game.attributes.len(),
-        ),
+        zobrist: Zobrist::new(ZobristData {
+            seed: zobrist_seed(&game.title),
+            positions: board.positions.len(),
+            players: game.players.len(),
+            kinds: game.pieces.len(),
+            attributes: game.attributes.len(),
+        }),
         reach: None,
         evaluation: None,
         derived: Derived::default(),

@@ -57,7 +57,7 @@ pub use notation::{
     turn_records,
 };
 pub use piece::Piece;
-pub use random::{mix, Fnv1a, SplitMix64, Zobrist};
+pub use random::{mix, Fnv1a, SplitMix64, Zobrist, ZobristData};
 pub use reach::{Reach, ReachData};
 pub use run::{
     move_list_cut_short, Continuation, Fail, Footprint, Loc, MayNote, NeverNote, NoteReads,
@@ -112,7 +112,7 @@ pub mod prelude {
         AttackGuard, Attackers, Continuation, Derived, Dir, Engine, Fail, Filter, Goal, GoalCond,
         GoalKind, Kind, Loc, MayNote, MoveType, NeverNote, Options, PassTurn, PieceInfo, PieceRef,
         Place, Placement, Player, PlayerIx, Pos, Reach, ReachData, Run, Setup, StepResult, Tables,
-        Templates, Turn, Zobrist, NO_POS,
+        Templates, Turn, Zobrist, ZobristData, NO_POS,
     };
 }
 

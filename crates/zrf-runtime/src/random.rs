@@ -53,16 +53,33 @@ pub struct Zobrist {
     stock: Vec<u64>,
 }
 
+/// What a game's [`Zobrist`] keys are drawn from: its seed and its sizes (what
+/// generated code writes out, named, for [`Zobrist::new`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ZobristData {
+    /// Each game has its own, so that generated engines and the interpreter of the same
+    /// rules agree.
+    pub seed: u64,
+    /// The positions, dummies included.
+    pub positions: usize,
+    /// The players, moving or not.
+    pub players: usize,
+    /// The piece types.
+    pub kinds: usize,
+    /// The piece attributes.
+    pub attributes: usize,
+}
+
 impl Zobrist {
-    /// The keys for a board of `positions` squares, drawn from `seed` (each game has its
-    /// own, so that generated engines and the interpreter of the same rules agree).
-    pub fn new(
-        seed: u64,
-        positions: usize,
-        players: usize,
-        kinds: usize,
-        attributes: usize,
-    ) -> Zobrist {
+    /// The keys drawn from `data.seed` for a game of `data`'s sizes.
+    pub fn new(data: ZobristData) -> Zobrist {
+        let ZobristData {
+            seed,
+            positions,
+            players,
+            kinds,
+            attributes,
+        } = data;
         let mut rng = SplitMix64::new(seed);
         let mut draw = |n: usize| (0..n).map(|_| rng.next_u64()).collect::<Vec<u64>>();
         Zobrist {

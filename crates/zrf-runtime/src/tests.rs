@@ -64,7 +64,13 @@ fn row(squares: u32) -> Tables {
         priorities: Vec::new(),
         options: Options::default(),
         royal: vec![vec![false; 2]; 2],
-        zobrist: Zobrist::new(7, squares as usize, 2, 2, 1),
+        zobrist: Zobrist::new(crate::ZobristData {
+            seed: 7,
+            positions: squares as usize,
+            players: 2,
+            kinds: 2,
+            attributes: 1,
+        }),
         reach: None,
         evaluation: None,
         derived: Derived::default(),
@@ -867,7 +873,15 @@ fn tables_that_do_not_hold_together_are_refused_with_the_first_fault() {
         "inconsistent game tables: royal types: 3 entries where 2 are needed"
     );
     assert_eq!(
-        fault(|t| t.zobrist = Zobrist::new(1, 6, 2, 2, 0)),
+        fault(|t| {
+            t.zobrist = Zobrist::new(crate::ZobristData {
+                seed: 1,
+                positions: 6,
+                players: 2,
+                kinds: 2,
+                attributes: 0,
+            })
+        }),
         "inconsistent game tables: hash keys drawn for another board"
     );
     assert_eq!(
