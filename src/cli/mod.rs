@@ -370,12 +370,13 @@ enum Command {
     /// Example: `zrfc build zrf-samples/chess.zrf -o chess-engine`
     Build(build::BuildArgs),
     /// Learn a game's evaluation from self-play games: piece values, square tables
-    /// (shared between the sides by the board's symmetry) and the safety of royal
-    /// pieces, fitted by logistic regression to the games' results.
+    /// (shared between the sides by the board's symmetry), the safety of royal pieces
+    /// and each type's room, fitted by logistic regression to the games' results (and,
+    /// with `--result-weight` below 1, to the self-play searches' scores).
     ///
     /// Plays `--games` games (in parallel; each seeded by its number, at `--nodes` a
-    /// move), keeps their positions in `FILE.eval.jsonl` (a run that finds it plays
-    /// only the games missing), fits, and writes `FILE.eval` for `--eval` (play, uci,
+    /// move), keeps their positions and scores in `FILE.eval.jsonl` (a run that finds
+    /// it plays only the games missing), fits, and writes `FILE.eval` for `--eval` (play, uci,
     /// selfplay, eval) and `zrfc build --eval`. `--shard K/N` plays a share of the games
     /// for another machine; `--from` learns from the shares' files.
     ///

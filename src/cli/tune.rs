@@ -43,6 +43,11 @@ pub struct TuneArgs {
     /// Passes of the fit over the positions.
     #[arg(long, default_value_t = 300)]
     passes: usize,
+    /// How much a position's target is its game's result (from 0 to 1); the rest is
+    /// the self-play search's score of it, through the same logistic curve. Searches
+    /// say more of a drawn game's positions than its result does.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_weight)]
+    result_weight: f64,
     /// Play only games K, K+N, K+2N, ... (1 <= K <= N) and write their positions, for a
     /// job split between machines; `--from` then merges the parts.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
@@ -58,6 +63,13 @@ pub struct TuneArgs {
     output: PathBuf,
     #[command(flatten)]
     front_end: FrontEndArgs,
+}
+
+fn parse_weight(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(weight) if (0.0..=1.0).contains(&weight) => Ok(weight),
+        _ => Err(format!("{text:?} is not a number from 0 to 1")),
+    }
 }
 
 fn parse_shard(text: &str) -> Result<(usize, usize), String> {
@@ -193,7 +205,9 @@ fn learn_from(
     let records: Vec<Record> = records.into_iter().map(|(_, r)| r.clone()).collect();
     let bar = super::progress_bar(tune::passes_in_all(args.passes) as u64);
     bar.set_message("fitting");
-    let fit = tune::fit(engine, &records, args.passes, &|_| bar.inc(1))?;
+    let fit = tune::fit(engine, &records, args.passes, args.result_weight, &|_| {
+        bar.inc(1)
+    })?;
     bar.finish_and_clear();
     std::fs::write(output, fit.learned.to_text())
         .map_err(|e| format!("{}: {e}", output.display()))?;
@@ -222,8 +236,9 @@ fn learn_from(
     Ok(())
 }
 
-/// One game as a JSON line: its number, result for the first side, and positions as
-/// [square, owner, type] triples.
+/// One game as a JSON line: its number, result for the first side, positions as
+/// [square, owner, type] triples, and the search's score of each for the first side
+/// (null where none).
 fn record_line(number: usize, record: &Record) -> String {
     let positions: Vec<serde_json::Value> = record
         .positions
@@ -235,7 +250,13 @@ fn record_line(number: usize, record: &Record) -> String {
                 .collect::<Vec<_>>())
         })
         .collect();
-    serde_json::json!({"game": number, "result": record.result, "positions": positions}).to_string()
+    serde_json::json!({
+        "game": number,
+        "result": record.result,
+        "positions": positions,
+        "scores": record.scores,
+    })
+    .to_string()
 }
 
 fn read_records(path: &Path, records: &mut Vec<(usize, Record)>) -> Result<(), String> {
@@ -276,8 +297,32 @@ fn read_records(path: &Path, records: &mut Vec<(usize, Record)>) -> Result<(), S
                     .collect::<Result<learn::Pieces, String>>()
             })
             .collect::<Result<Vec<_>, String>>()?;
+        // Files written before scores were kept have none.
+        let scores = match value.get("scores") {
+            None => vec![None; positions.len()],
+            Some(scores) => scores
+                .as_array()
+                .filter(|scores| scores.len() == positions.len())
+                .ok_or_else(|| bad("scores are not one a position"))?
+                .iter()
+                .map(|score| match score {
+                    serde_json::Value::Null => Ok(None),
+                    score => (score.as_i64())
+                        .and_then(|s| i32::try_from(s).ok())
+                        .map(Some)
+                        .ok_or_else(|| bad("a score is not a whole number")),
+                })
+                .collect::<Result<Vec<_>, String>>()?,
+        };
         if !records.iter().any(|(seen, _)| *seen == number) {
-            records.push((number, Record { result, positions }));
+            records.push((
+                number,
+                Record {
+                    result,
+                    positions,
+                    scores,
+                },
+            ));
         }
     }
     Ok(())

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use zrf_search::learn::{Features, Learned};
+use zrf_search::learn::{self, Features, Learned};
 use zrf_search::tune::{self, SelfPlay};
 use zrf_search::RulesEval;
 
@@ -70,7 +70,31 @@ fn a_fit_on_self_play_games_explains_their_results_better_than_the_start() {
     let again = tune::play_games(&|| blueprint.engine(), &[3], &options, &|_, _| {});
     assert_eq!(again[0], games[2]);
     let records: Vec<_> = games.into_iter().map(|(_, r)| r).collect();
-    let fit = tune::fit(&game, &records, 100, &|_| {}).expect("a fit");
+    // Every position kept was searched (the random plies are not kept): each has the
+    // search's score.
+    for record in &records {
+        assert_eq!(record.scores.len(), record.positions.len());
+        assert!(
+            record.scores.iter().all(Option::is_some),
+            "{:?}",
+            record.scores
+        );
+    }
+    let fit = tune::fit(&game, &records, 100, 1.0, &|_| {}).expect("a fit");
+    // Half the target from the searches' scores: another fit, that still explains its
+    // targets better than the start.
+    let searched = tune::fit(&game, &records, 100, 0.5, &|_| {}).expect("a fit");
+    assert_ne!(searched.learned, fit.learned);
+    assert!(searched.error_after < searched.error_before);
+    // Records without scores (older files) learn from their results alone.
+    let unscored: Vec<_> = (records.iter().cloned())
+        .map(|r| learn::Record {
+            scores: vec![None; r.positions.len()],
+            ..r
+        })
+        .collect();
+    let unscored = tune::fit(&game, &unscored, 100, 0.5, &|_| {}).expect("a fit");
+    assert_eq!(unscored.learned, fit.learned);
     assert!(
         fit.error_after < fit.error_before,
         "{} !< {}",
@@ -319,6 +343,62 @@ fn tune_resumes_splits_merges_and_its_evaluation_is_played_and_built_in() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect("written");
     assert_eq!(read("merged.eval"), read("bt.eval"));
+    // Positions files written before scores were kept still read, and learn from the
+    // results alone; a score that is not a number is refused with its line.
+    let unscored: Vec<String> = read("part1.jsonl")
+        .lines()
+        .map(|line| {
+            let mut game: serde_json::Value = serde_json::from_str(line).expect("json");
+            game.as_object_mut().expect("an object").remove("scores");
+            game.to_string()
+        })
+        .collect();
+    std::fs::write(dir.join("old.jsonl"), unscored.join("\n")).expect("written");
+    let out = tune(&[
+        "--from",
+        "old.jsonl",
+        "part2.jsonl",
+        "--result-weight",
+        "0.5",
+        "-o",
+        "old.eval",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = tune(&[
+        "--from",
+        "part1.jsonl",
+        "part2.jsonl",
+        "--result-weight",
+        "0.5",
+        "-o",
+        "half.eval",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_ne!(read("half.eval"), read("bt.eval"));
+    let first: serde_json::Value =
+        serde_json::from_str(read("part2.jsonl").lines().next().expect("a game")).expect("json");
+    for (scores, why) in [
+        (serde_json::json!(["x"]), "scores are not one a position"),
+        (
+            serde_json::json!(vec![
+                "x";
+                first["positions"].as_array().expect("a list").len()
+            ]),
+            "a score is not a whole number",
+        ),
+    ] {
+        let mut broken = first.clone();
+        broken["scores"] = scores;
+        std::fs::write(dir.join("broken.jsonl"), broken.to_string()).expect("written");
+        let out = tune(&["--from", "broken.jsonl", "-o", "broken.eval"]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let expected = format!("broken.jsonl:1: {why}");
+        assert!(
+            text(&out.stderr).contains(&expected),
+            "{}",
+            text(&out.stderr)
+        );
+    }
     // Played with, shown, and built into a package.
     let out = zrfc(dir, &["eval", sample, "--eval", "bt.eval"]);
     assert!(

@@ -201,6 +201,9 @@ pub struct Record {
     /// 1 the first side won, 0 it lost, 0.5 a draw (or a cut game).
     pub result: f64,
     pub positions: Vec<Pieces>,
+    /// Per position, the self-play search's score of it for the first side, where
+    /// known (files written before scores were kept have none).
+    pub scores: Vec<Option<i32>>,
 }
 
 impl Features {

@@ -79,7 +79,7 @@ fn play_one<T: Templates>(
     let mut ai = Ai::for_engine(engine, settings);
     let mut rng = SplitMix64::new(0x5EED ^ number as u64);
     let mut state: State = engine.start();
-    let mut positions = Vec::new();
+    let (mut positions, mut scores) = (Vec::new(), Vec::new());
     let mut result = 0.5;
     for ply in 0..options.max_plies {
         let moves = engine.legal_moves(&state);
@@ -87,14 +87,17 @@ fn play_one<T: Templates>(
             result = result_for(outcome, features.sides);
             break;
         }
-        let index = if ply < options.random_plies {
-            rng.below(moves.len())
+        let (index, score) = if ply < options.random_plies {
+            (rng.below(moves.len()), None)
         } else {
             match ai.choose(&state, None, |_| {}) {
-                Some(choice) => choice.index,
+                Some(choice) => (choice.index, choice.score),
                 None => break,
             }
         };
+        // The search scores for the player to move; records keep the first side's view.
+        let first_to_move = engine.turn(&state).player == features.sides[0];
+        let score = score.map(|s| if first_to_move { s } else { -s });
         // Quiet positions only: where a capture is played, the material the
         // evaluation counts is about to change, and says little of the result.
         let quiet = engine.move_traits(&state, &moves[index]).captures == 0;
@@ -107,10 +110,15 @@ fn play_one<T: Templates>(
                     .filter_map(|(pos, piece)| piece.map(|p| (pos as Pos, p.owner, p.kind)))
                     .collect(),
             );
+            scores.push(score);
         }
         state = engine.play(&state, &moves[index]);
     }
-    Record { result, positions }
+    Record {
+        result,
+        positions,
+        scores,
+    }
 }
 
 /// A result for the first side: 1 a win, 0 a loss, 0.5 a draw.
@@ -161,16 +169,21 @@ type Sample = (Vec<(u32, f32)>, f64);
 /// Fits a learned evaluation of `engine`'s game to `records`, starting from the
 /// rules-derived evaluation: each of a few pulls toward it is fitted without the
 /// held-out games, and the one that predicts them best is fitted again on every game.
-/// `progress` sees each pass over the positions ([`passes_in_all`]).
+/// A position's target is its game's result, weighed `result_weight` (from 0 to 1),
+/// and for the rest its self-play search score through the logistic curve, where the
+/// record has one: a search sees further than the evaluation, and says more of a
+/// drawn game's positions than its result. `progress` sees each pass over the
+/// positions ([`passes_in_all`]).
 pub fn fit<T: Templates>(
     engine: &Engine<T>,
     records: &[Record],
     passes: usize,
+    result_weight: f64,
     progress: &dyn Fn(usize),
 ) -> Result<Fit, String> {
     let features = Features::new(&engine.tables)?;
     let rules = RulesEval::new(engine);
-    let games: Vec<Vec<Sample>> = records
+    let mut games: Vec<Vec<Sample>> = records
         .iter()
         .map(|r| {
             r.positions
@@ -182,10 +195,31 @@ pub fn fit<T: Templates>(
                 .collect()
         })
         .collect();
-    let all: Vec<&Sample> = games.iter().flatten().collect();
-    if all.is_empty() {
-        return Err("no positions to learn from".into());
+    let start = rules_weights(&features, &rules);
+    // The scale that fits the starting evaluation to the results best, on a
+    // logarithmic grid.
+    let scale = {
+        let all: Vec<&Sample> = games.iter().flatten().collect();
+        if all.is_empty() {
+            return Err("no positions to learn from".into());
+        }
+        (0..80)
+            .map(|i| 1e-5 * 10f64.powf(f64::from(i) / 20.0))
+            .min_by(|&a, &b| error(&all, &start, a).total_cmp(&error(&all, &start, b)))
+            .unwrap_or(1e-3)
+    };
+    let result_weight = result_weight.clamp(0.0, 1.0);
+    if result_weight < 1.0 {
+        for (game, record) in games.iter_mut().zip(records) {
+            for ((_, target), score) in game.iter_mut().zip(&record.scores) {
+                if let Some(score) = score {
+                    let searched = 1.0 / (1.0 + (-scale * f64::from(*score)).exp());
+                    *target = result_weight * *target + (1.0 - result_weight) * searched;
+                }
+            }
+        }
     }
+    let all: Vec<&Sample> = games.iter().flatten().collect();
     let held_out = |n: usize| n % HELD_OUT == HELD_OUT - 1;
     let part = |keep: bool| -> Vec<&Sample> {
         let games = games.iter().enumerate();
@@ -195,12 +229,6 @@ pub fn fit<T: Templates>(
             .collect()
     };
     let (training, testing) = (part(true), part(false));
-    let start = rules_weights(&features, &rules);
-    // The scale that fits the starting evaluation best, on a logarithmic grid.
-    let scale = (0..80)
-        .map(|i| 1e-5 * 10f64.powf(f64::from(i) / 20.0))
-        .min_by(|&a, &b| error(&all, &start, a).total_cmp(&error(&all, &start, b)))
-        .unwrap_or(1e-3);
     let regression = Regression {
         start: &start,
         scale,
