@@ -760,6 +760,9 @@ fn the_royal_squares_and_the_bitsets_by_type_follow_every_change() {
     let found: Vec<(&[Pos], &[Pos])> = found.iter().map(|(r, m)| (&r[..], &m[..])).collect();
     assert_eq!(found, expected);
     assert_eq!(before.count_of_kind(1, 0), 1);
+    // Someone who is not a player has no pieces, royal or other.
+    assert!(royal_squares(&before, 7, &royal).is_empty());
+    assert_eq!(before.count_of_kind(7, 0), 0);
 }
 
 #[test]
@@ -921,4 +924,8 @@ fn the_threats_to_a_square_are_read_off_the_bitsets_of_each_type() {
     assert_eq!(threats(&[3]), [4]);
     assert_eq!(threats(&[3, 1]), [0, 4]);
     assert_eq!(threats(&[]), [0u32; 0]);
+    // An attacker who is not a player has no bitsets, and threatens nothing.
+    let mut none = ThreatMask::new(state.own_words(7).len());
+    none.fill(&reach, &state, 7, &[1]);
+    assert_eq!(none.squares().count(), 0);
 }

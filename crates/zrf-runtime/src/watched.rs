@@ -36,6 +36,10 @@ pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> S
     let by_kind = state.kinds_words(owner);
     let words = state.own_words(owner).len();
     let mut squares = SmallVec::new();
+    if words == 0 {
+        // Not a player of the game, or a board of no squares.
+        return squares;
+    }
     for word in 0..words {
         let mut bits = 0;
         for (own, _) in by_kind.chunks_exact(words).zip(royal).filter(|(_, &r)| r) {
@@ -93,6 +97,9 @@ impl ThreatMask {
         let own = state.kinds_words(attacker);
         let mask = self.words_mut();
         mask.fill(0);
+        if words == 0 {
+            return;
+        }
         for &target in targets {
             let hitting = reach.hitting_from(attacker, target);
             if hitting.len() != own.len() {
