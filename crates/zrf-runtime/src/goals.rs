@@ -250,10 +250,7 @@ impl<T: Templates> View<'_, T> {
         let on_board: usize = players
             .map(|player| match kind {
                 None => state.count_of(player),
-                Some(kind) => state
-                    .pieces_of(player)
-                    .filter(|(_, piece)| piece.kind == kind)
-                    .count(),
+                Some(kind) => state.count_of_kind(player, kind),
             })
             .sum();
         if !self.tables().options.include_off_pieces {
