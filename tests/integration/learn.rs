@@ -174,7 +174,7 @@ fn a_pieces_room_is_the_empty_squares_it_could_move_to() {
 /// samples as they are now: a changed sample must be tuned again.
 #[test]
 fn the_bundled_learned_evaluations_fit_their_samples() {
-    for (sample, games) in [("chess", 2000), ("minishogi", 1500)] {
+    for (sample, games) in [("chess", 2000), ("minishogi", 1500), ("checkers", 1000)] {
         let engine = engine(&format!("{sample}.zrf"));
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("zrf-samples")
