@@ -494,12 +494,7 @@ impl State {
     /// The squares of `player`'s pieces, in position order.
     #[inline]
     pub fn squares_of(&self, player: PlayerIx) -> impl Iterator<Item = Pos> + '_ {
-        Squares {
-            words: self.own_words(player),
-            base: 0,
-            next_base: 0,
-            bits: 0,
-        }
+        Squares::of(self.own_words(player))
     }
 
     /// `player`'s pieces with their squares, in position order.
@@ -565,12 +560,7 @@ impl State {
     /// The squares of `player`'s pieces of `kind`, in position order.
     #[inline]
     pub fn squares_of_kind(&self, player: PlayerIx, kind: Kind) -> impl Iterator<Item = Pos> + '_ {
-        Squares {
-            words: self.kind_words(player, kind),
-            base: 0,
-            next_base: 0,
-            bits: 0,
-        }
+        Squares::of(self.kind_words(player, kind))
     }
 
     /// How many pieces of `kind` `player` has on the board.
@@ -836,6 +826,18 @@ struct Squares<'a> {
     next_base: Pos,
     /// What is left of the current word.
     bits: u64,
+}
+
+impl Squares<'_> {
+    #[inline]
+    fn of(words: &[u64]) -> Squares<'_> {
+        Squares {
+            words,
+            base: 0,
+            next_base: 0,
+            bits: 0,
+        }
+    }
 }
 
 impl Iterator for Squares<'_> {

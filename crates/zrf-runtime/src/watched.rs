@@ -34,23 +34,15 @@ pub(crate) fn is_royal(royal: &[bool], piece: Piece) -> bool {
 /// off the bitsets of those types, without a look at the other pieces.
 pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> SmallVec<[Pos; 4]> {
     let by_kind = state.kinds_words(owner);
+    // No words for someone who is not a player, or a board of no squares.
     let words = state.own_words(owner).len();
-    let mut squares = SmallVec::new();
-    if words == 0 {
-        // Not a player of the game, or a board of no squares.
-        return squares;
-    }
-    for word in 0..words {
-        let mut bits = 0;
-        for (own, _) in by_kind.chunks_exact(words).zip(royal).filter(|(_, &r)| r) {
-            bits |= own[word];
-        }
-        while bits != 0 {
-            squares.push((word * 64) as Pos + bits.trailing_zeros());
-            bits &= bits - 1;
-        }
-    }
-    squares
+    let royal_word = |word: usize| {
+        let by_kind = by_kind.iter().skip(word).step_by(words);
+        (by_kind.zip(royal).filter(|(_, &r)| r)).fold(0, |bits, (&own, _)| bits | own)
+    };
+    squares_in((0..words).map(royal_word))
+        .map(|square| square as Pos)
+        .collect()
 }
 
 /// The squares of an attacker's pieces that may hit some targets, as a bitset over
@@ -97,30 +89,19 @@ impl ThreatMask {
         let own = state.kinds_words(attacker);
         let mask = self.words_mut();
         mask.fill(0);
-        if words == 0 {
-            return;
-        }
         for &target in targets {
             let hitting = reach.hitting_from(attacker, target);
-            if hitting.len() != own.len() {
-                // A target outside the table: every piece.
-                for own in own.chunks_exact(words) {
-                    for (m, &o) in mask.iter_mut().zip(own) {
-                        *m |= o;
-                    }
-                }
-                continue;
-            }
-            if let [only] = mask {
-                // One word a bitset, the usual board: a plain fold.
-                *only |= own.iter().zip(hitting).fold(0, |m, (&o, &h)| m | o & h);
-                continue;
-            }
-            let by_kind = own.chunks_exact(words).zip(hitting.chunks_exact(words));
-            for (own, hits) in by_kind {
-                for ((m, &o), &h) in mask.iter_mut().zip(own).zip(hits) {
-                    *m |= o & h;
-                }
+            let fits = hitting.len() == own.len();
+            // Word `w` of every type's bitset, masked by the same word of its reach.
+            for (word, m) in mask.iter_mut().enumerate() {
+                let own = own.iter().skip(word).step_by(words);
+                *m |= if fits {
+                    let hits = hitting.iter().skip(word).step_by(words);
+                    own.zip(hits).fold(0, |bits, (&o, &h)| bits | o & h)
+                } else {
+                    // A target outside the table: every piece.
+                    own.fold(0, |bits, &o| bits | o)
+                };
             }
         }
     }
