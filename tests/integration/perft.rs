@@ -246,6 +246,47 @@ fn the_royal_filter_handles_more_turns_than_it_screens() {
     let every_move = listed(&safe, &safe.start(), "");
     assert_eq!(every_move.len(), 71);
     assert_eq!(every_move[70], "Runner q144-1 x q145-1");
+    // Counted, not listed: the 70 steps onto empty squares that the screen decides, and
+    // the capture (listed, as its square is the attack test's); with the Slider, none
+    // of the steps (the position before is attacked) and the capture.
+    let mut buffer = Vec::new();
+    assert_eq!(safe.legal_move_count(&safe.start(), &mut buffer), 71);
+    assert_eq!(attacked.legal_move_count(&attacked.start(), &mut buffer), 1);
+}
+
+#[test]
+fn legal_moves_are_counted_as_many_as_are_listed() {
+    // Two templates make the same step: the turns repeat, and counting them as they
+    // come would count it twice. The count is the list's, with the repeat dropped.
+    let rest = r#"
+   (piece (name King))
+   (piece (name Runner) (moves (e (verify empty?) add) (e (verify empty?) add)))
+   (board-setup (White (King a1) (Runner c1)) (Black (King g1)))
+   (loss-condition (White Black) (checkmated King))"#;
+    let twice = interpret_text("twice.zrf", &one_row_game("Twice", "a/b/c/d/e/f/g", rest));
+    let mut buffer = Vec::new();
+    assert_eq!(listed(&twice, &twice.start(), ""), ["Runner c1 - d1"]);
+    assert_eq!(twice.legal_move_count(&twice.start(), &mut buffer), 1);
+    // Random positions of games with royal pieces, checks, promotions, drops and
+    // castling: the count is the list's length (debug builds also check each count
+    // against the list).
+    for sample in ["chess.zrf", "xiangqi.zrf", "minishogi.zrf"] {
+        let engine = engine(sample);
+        let mut positions = 0;
+        for seed in 1..=3 {
+            zrf_search::playout(&engine, seed, 120, |state| {
+                let count = engine.legal_move_count(state, &mut buffer);
+                assert_eq!(
+                    count,
+                    engine.legal_moves(state).len(),
+                    "{sample}, seed {seed}"
+                );
+                positions += 1;
+                true
+            });
+        }
+        assert!(positions > 100, "{sample}: {positions} positions");
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use smallvec::SmallVec;
 
 use crate::engine::Engine;
-use crate::guard::RoyalGuard;
+use crate::guard::{Listing, RoyalGuard};
 use crate::piece::Piece;
 use crate::reach::Reach;
 use crate::run::{removal_square, Run, Screen, Steps};
@@ -71,7 +71,7 @@ impl<T: Templates> Engine<T> {
         after: &mut State,
     ) -> Option<Move> {
         moves.clear();
-        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves, false);
+        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves, Listing::Every);
         let (Some(undecided), Some(true)) = (listed.undecided, listed.routes_differ) else {
             // Turns that may repeat are told apart once all are decided.
             guard.keep_legal(self, state, moves, listed.undecided, |_| true);

@@ -89,6 +89,31 @@ impl<T: Templates> Engine<T> {
         }
     }
 
+    /// How many legal turns the player to move has: the length of
+    /// [`Engine::legal_moves_into`]'s list (`moves` is a buffer, left unspecified).
+    /// Where each turn's legality is its own and the mover has a royal piece, the turns
+    /// that the attack test on the position before decides are counted as they are
+    /// generated, without being made (what a perft's last ply wants).
+    pub fn legal_move_count(&self, state: &State, moves: &mut Vec<Move>) -> usize {
+        let turn = self.turn(state);
+        let royal = self.tables.royal_kinds(turn.player);
+        let Some(royal) = royal.filter(|_| self.tables.turns_judged_alone()) else {
+            self.legal_moves_into(state, moves);
+            return moves.len();
+        };
+        moves.clear();
+        let pass = usize::from(self.tables.options.pass_turn == PassTurn::Always);
+        let count = self.count_guarded(state, turn, royal, moves) + pass;
+        // The shortcut's invariant: counting the decided turns unmade finds as many as
+        // the general path lists.
+        debug_assert_eq!(
+            count,
+            self.legal_moves(state).len(),
+            "the legal turns counted differ from those listed"
+        );
+        count
+    }
+
     /// The legal turns that remove a piece or promote one
     /// ([`crate::MoveTraits::is_loud`]), in the order [`Engine::legal_moves_into`] lists
     /// them, into `moves`. Where each turn's legality is its own (no `move-priorities`,

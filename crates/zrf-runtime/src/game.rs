@@ -25,6 +25,13 @@ pub trait Game {
     fn legal_moves_into(&self, state: &Self::State, moves: &mut Vec<Self::Move>) {
         *moves = self.legal_moves(state);
     }
+    /// How many legal turns the player to move has in `state`: the length of
+    /// [`Game::legal_moves_into`]'s list, which engines may count without making every
+    /// turn (a perft's last ply); `moves` is a buffer, left unspecified.
+    fn legal_move_count(&self, state: &Self::State, moves: &mut Vec<Self::Move>) -> usize {
+        self.legal_moves_into(state, moves);
+        moves.len()
+    }
     /// The position after `mv`, a turn legal in `state`.
     fn play(&self, state: &Self::State, mv: &Self::Move) -> Self::State;
     /// [`Game::play`] into `next` (whatever it held before), so that a search can keep
@@ -124,6 +131,10 @@ impl<T: Templates> Game for Engine<T> {
 
     fn legal_moves_into(&self, state: &State, moves: &mut Vec<Move>) {
         Engine::legal_moves_into(self, state, moves)
+    }
+
+    fn legal_move_count(&self, state: &State, moves: &mut Vec<Move>) -> usize {
+        Engine::legal_move_count(self, state, moves)
     }
 
     fn play(&self, state: &State, mv: &Move) -> State {

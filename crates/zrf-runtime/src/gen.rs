@@ -42,6 +42,11 @@ pub(crate) struct Listed {
     pub(crate) undecided: Option<u64>,
     /// [`Steps::routes_differ`].
     pub(crate) routes_differ: Option<bool>,
+    /// [`Steps::decided_and_counted`]: turns counted, not listed (with
+    /// [`Steps::counting_decided`]).
+    pub(crate) counted: usize,
+    /// [`Steps::counted_may_repeat`].
+    pub(crate) counted_may_repeat: bool,
 }
 
 /// Move generation over borrowed tables and templates, so that a template asking
@@ -83,6 +88,8 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         let listed = Listed {
             undecided: first.undecided(),
             routes_differ: Some(first.routes_differ()),
+            counted: first.decided_and_counted(),
+            counted_may_repeat: first.counted_may_repeat(),
         };
         *moves = first.into_moves();
         // Each partial step is replaced by the turns that complete it, in order.
@@ -109,7 +116,11 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
         SPARE_POSITION.set(scratch);
         AFTER_PARTIAL.set(generated);
-        Listed::default()
+        Listed {
+            counted: listed.counted,
+            counted_may_repeat: listed.counted_may_repeat,
+            ..Listed::default()
+        }
     }
 
     #[inline(always)]

@@ -8,7 +8,7 @@ use crate::run::{removal_square, Footprint, Screen, Steps};
 use crate::state::{Change, State, Step};
 use crate::tables::{Filter, Turn};
 use crate::templates::Templates;
-use crate::turn::Move;
+use crate::turn::{drop_repeated_turns, Move};
 use crate::watched::{removes_protected, royal_squares, Probe, ThreatMask, Watched};
 use crate::{PlayerIx, Pos};
 
@@ -25,7 +25,12 @@ impl<T: Templates> Engine<T> {
         moves: &mut Vec<Move>,
         loud_only: bool,
     ) -> Option<bool> {
-        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves, loud_only);
+        let listing = if loud_only {
+            Listing::LoudOnly
+        } else {
+            Listing::Every
+        };
+        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves, listing);
         let undecided = listed.undecided;
         match loud_only {
             true => guard.keep_legal(self, state, moves, undecided, |m| m.traits(state).is_loud()),
@@ -34,16 +39,51 @@ impl<T: Templates> Engine<T> {
         listed.routes_differ
     }
 
+    /// How many legal turns `turn` has in `state`, under `move-priorities`-free rules
+    /// whose turns are judged alone ([`crate::Tables::turns_judged_alone`]): the length
+    /// of [`Engine::legal_moves_into`]'s list, passes aside. The turns of one movement
+    /// that the screen decides are counted as they are generated, without being built
+    /// or tested (see [`Steps::counting_decided`]); the others are listed and tested as
+    /// usual; those the others may repeat are told apart among themselves. Where a
+    /// counted turn may repeat another, the whole list is made instead, as only it tells
+    /// them apart.
+    pub(crate) fn count_guarded(
+        &self,
+        state: &State,
+        turn: Turn,
+        royal: &[bool],
+        moves: &mut Vec<Move>,
+    ) -> usize {
+        let (mut guard, listed) =
+            self.screened_turns(state, turn, royal, moves, Listing::CountingDecided);
+        if listed.counted_may_repeat {
+            drop(guard);
+            let routes_differ = self.legal_turns_guarded(state, turn, royal, moves, false);
+            drop_repeated_turns(moves, routes_differ);
+            return moves.len();
+        }
+        guard.keep_legal(self, state, moves, listed.undecided, |_| true);
+        drop_repeated_turns(moves, listed.routes_differ);
+        // A counted turn changes nothing the attack test before looked at: it is legal
+        // exactly when the position before was safe.
+        let counted_legal = if guard.attacked_before {
+            0
+        } else {
+            listed.counted
+        };
+        moves.len() + counted_legal
+    }
+
     /// The turns of `turn` in `state`, into `moves` (empty), and the guard of the `royal`
     /// pieces of the mover that screened them as they were listed, where it could;
-    /// `loud_only`: with most quiet turns left out (see [`Steps::loud_only`]).
+    /// `listing` says which turns are listed.
     pub(crate) fn screened_turns<'r>(
         &self,
         state: &State,
         turn: Turn,
         royal: &'r [bool],
         moves: &mut Vec<Move>,
-        loud_only: bool,
+        listing: Listing,
     ) -> (RoyalGuard<'r>, Listed) {
         // The attack test on the position before comes first, so that the turns it
         // decides are told apart as they are generated.
@@ -53,8 +93,10 @@ impl<T: Templates> Engine<T> {
         } else {
             Steps::appending_to(std::mem::take(moves))
         };
-        if loud_only {
-            first = first.loud_only();
+        match listing {
+            Listing::Every => {}
+            Listing::LoudOnly => first = first.loud_only(),
+            Listing::CountingDecided => first = first.counting_decided(),
         }
         let listed = self.gen().turns_into(state, turn, first, moves);
         (guard, listed)
@@ -226,6 +268,18 @@ impl<T: Templates> Engine<T> {
         }
         None
     }
+}
+
+/// Which turns a guarded listing ([`Engine::screened_turns`]) lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Listing {
+    /// All of them.
+    Every,
+    /// Most quiet ones left out (see [`Steps::loud_only`]).
+    LoudOnly,
+    /// The ones the screen decides, made in the common way, counted instead (see
+    /// [`Steps::counting_decided`]).
+    CountingDecided,
 }
 
 /// The `checkmated` filter over the candidate turns of one position: which leave every

@@ -131,6 +131,16 @@ pub(crate) struct Screen {
     /// Bit `i`: the turn at index `i` is undecided. Turns from index 64 on are never
     /// decided (a bit set keeps [`Steps`] as small as before).
     undecided: u64,
+    /// Whether the turns the screen decides, made in the common way (one movement), are
+    /// counted instead of kept (see [`Steps::counting_decided`]), and how many were.
+    counting: bool,
+    counted: u32,
+    /// The routes of the turns counted. Only a turn of one step, one movement and no
+    /// continuation can do what a counted one does; whether the screen decides such a
+    /// turn depends on its route alone, so if it was kept, it was not one a counted turn
+    /// repeats, and counted turns are told apart from every other when these routes
+    /// all differ.
+    counted_routes: Routes,
 }
 
 impl Screen {
@@ -150,7 +160,7 @@ impl Screen {
     /// taking a movement for the moving piece's (as in [`RunCore::add`]'s common case;
     /// [`Steps::screen_since`] looks again at the others).
     #[inline]
-    fn note_changes(&mut self, index: usize, changes: &[Change], partial: bool) {
+    fn note_changes(&mut self, index: usize, changes: &[Change], partial: bool) -> bool {
         let untouched = |pos: Pos| !self.danger.contains(pos);
         let decided = !partial
             && match *changes {
@@ -163,6 +173,7 @@ impl Screen {
         if !decided {
             self.mark(index);
         }
+        decided
     }
 
     /// Notes again the turns of `moves` from index `first` on. Out of line: only steps
@@ -304,8 +315,17 @@ impl Steps {
     }
 
     /// Whether a step with these changes, partial or not, of `move_type`, is to be kept.
+    /// `plain_movement`: the step is the one movement in `changes`, from its `from` to its
+    /// `to`, with nothing to add (no promotion), so that [`Steps::counting_decided`] may
+    /// count it instead.
     #[inline]
-    fn wants(&mut self, changes: &[Change], partial: bool, move_type: Option<MoveType>) -> bool {
+    fn wants(
+        &mut self,
+        changes: &[Change],
+        partial: bool,
+        move_type: Option<MoveType>,
+        plain_movement: bool,
+    ) -> bool {
         match self.keep {
             Keep::Every => true,
             Keep::Hitting(_) if partial => {
@@ -321,8 +341,17 @@ impl Steps {
             }
             Keep::Narrowing(narrowed, _) => self.start_narrowing(narrowed),
             Keep::Screening(ref mut screen) => {
-                screen.note_changes(self.moves.len(), changes, partial);
-                true
+                let decided = screen.note_changes(self.moves.len(), changes, partial);
+                let (true, &[Change::Move { from, to }]) =
+                    (screen.counting && plain_movement, changes)
+                else {
+                    return true;
+                };
+                if decided {
+                    screen.counted += 1;
+                    screen.counted_routes.note(Some(from), to);
+                }
+                !decided
             }
         }
     }
@@ -346,8 +375,40 @@ impl Steps {
         let keep = Keep::Screening(Screen {
             danger,
             undecided: 0,
+            counting: false,
+            counted: 0,
+            counted_routes: Routes::starting(false),
         });
         Steps::of(moves, keep)
+    }
+
+    /// With [`Steps::screening`]: the turns of one step that only move a piece (in the
+    /// common way: no pending change, no promotion) and that the screen decides are
+    /// counted, not kept ([`Steps::decided_and_counted`]): a perft's last ply wants
+    /// only how many legal turns there are. A no-op otherwise.
+    pub(crate) fn counting_decided(mut self) -> Steps {
+        if let Keep::Screening(screen) = &mut self.keep {
+            screen.counting = true;
+        }
+        self
+    }
+
+    /// How many turns [`Steps::counting_decided`] counted without keeping them.
+    pub(crate) fn decided_and_counted(&self) -> usize {
+        match self.keep {
+            Keep::Screening(screen) => screen.counted as usize,
+            _ => 0,
+        }
+    }
+
+    /// Whether a turn [`Steps::counting_decided`] counted may do what another turn does
+    /// (see [`Screen::counted_routes`]): then only the whole list tells how many turns
+    /// differ.
+    pub(crate) fn counted_may_repeat(&self) -> bool {
+        match self.keep {
+            Keep::Screening(screen) => !screen.counted_routes.all_differ(),
+            _ => false,
+        }
     }
 
     /// With [`Steps::screening`] and no partial step kept: which turns the attack test
@@ -445,6 +506,13 @@ impl Steps {
         self.skipped_partial |= partial;
         self.skipped_elsewhere |= from != self.anchor;
         self.routes.note(from, to);
+    }
+
+    /// The steps kept, and those counted instead ([`Steps::counting_decided`]): the
+    /// length of the list the general path would make.
+    #[inline]
+    fn listed(&self) -> usize {
+        self.moves.len() + self.decided_and_counted()
     }
 
     /// The steps kept and counted since [`Steps::start_afresh`].
@@ -1357,6 +1425,7 @@ impl<'a> RunCore<'a> {
                 std::slice::from_ref(&movement),
                 continue_with.is_some(),
                 self.move_type,
+                true,
             ) {
                 if self.out.skipping() {
                     self.out.skip_one(Some(from), to, continue_with.is_some());
@@ -1424,7 +1493,7 @@ impl<'a> RunCore<'a> {
         // Promotion only changes a type, so it never makes a step hit or miss a square.
         if !self
             .out
-            .wants(&changes, continue_with.is_some(), self.move_type)
+            .wants(&changes, continue_with.is_some(), self.move_type, false)
         {
             return;
         }
@@ -1465,7 +1534,7 @@ impl RunCore<'_> {
         // Only loops add without bound (a run without them adds once per `add` it
         // holds), so the moves are counted here, not at each add.
         self.out.work += 1;
-        if self.out.work > MAX_LIST_WORK || self.out.moves.len() >= MAX_LIST_MOVES {
+        if self.out.work > MAX_LIST_WORK || self.out.listed() >= MAX_LIST_MOVES {
             LIST_CUT_SHORT.store(true, Ordering::Relaxed);
             return Err(Fail);
         }

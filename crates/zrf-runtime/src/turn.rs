@@ -264,7 +264,7 @@ fn all_routes_differ(moves: &[Move]) -> bool {
 /// within each run of turns from one square no first destination repeats and that no
 /// square starts two runs. Squares are tested modulo 256 in bit sets; a clash there
 /// (true or not) answers no, and the caller then compares properly.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Routes {
     origins: [u64; 4],
     /// The origin of the current run of turns (`Some(None)`: drops).

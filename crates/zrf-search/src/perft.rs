@@ -22,12 +22,19 @@ fn perft_reusing<G: Game>(
     let Some(((moves, next), deeper)) = levels.split_first_mut() else {
         return 1;
     };
+    if deeper.is_empty() {
+        // The last ply is counted, not played: engines may count without making every
+        // move, and the result depends on the moves only through whether there is one.
+        let count = game.legal_move_count(state, moves);
+        let over = match count {
+            0 => game.outcome(state, &[]),
+            _ => game.outcome_with_a_move(state),
+        };
+        return if over.is_some() { 0 } else { count as u64 };
+    }
     game.legal_moves_into(state, moves);
     if game.outcome(state, moves).is_some() {
         return 0;
-    }
-    if deeper.is_empty() {
-        return moves.len() as u64;
     }
     let mut leaves = 0;
     for mv in moves.iter() {
