@@ -176,8 +176,9 @@ const ROUND_TRIP_SECONDS: f64 = 0.25;
 /// when a piece's move takes effect outside the reach its attack test assumes,
 /// `royal-guard-error` when the legal-move filter for `checkmated` and a fresh attack
 /// test disagree, `random-move-error` when a random move drawn the way random playouts
-/// draw them is not legal or none is drawn among legal ones, `notation-error` when a
-/// move's records do not replay to it).
+/// draw them is not legal or none is drawn among legal ones, `count-error` when the
+/// legal moves counted the way perft's last ply counts them are not as many as those
+/// listed, `notation-error` when a move's records do not replay to it).
 fn playout(game: crate::ir::Game) -> Result<String, String> {
     let engine = crate::interp::engine(game).map_err(|_| "interp-error".to_string())?;
     let clock = std::time::Instant::now();
@@ -209,7 +210,13 @@ fn playout(game: crate::ir::Game) -> Result<String, String> {
                         None if !legal.is_empty() => {
                             Some("random-move-error (none drawn among legal moves)".into())
                         }
-                        _ => None,
+                        _ => {
+                            // Perft's last ply counts the moves without making most.
+                            let counted = engine.legal_move_count(state, &mut buffer);
+                            (counted != legal.len()).then(|| {
+                                format!("count-error ({counted} counted, {} listed)", legal.len())
+                            })
+                        }
                     }
                 })
                 .or_else(|| {

@@ -267,10 +267,19 @@ fn legal_moves_are_counted_as_many_as_are_listed() {
     let mut buffer = Vec::new();
     assert_eq!(listed(&twice, &twice.start(), ""), ["Runner c1 - d1"]);
     assert_eq!(twice.legal_move_count(&twice.start(), &mut buffer), 1);
-    // Random positions of games with royal pieces, checks, promotions, drops and
-    // castling: the count is the list's length (debug builds also check each count
-    // against the list).
-    for sample in ["chess.zrf", "xiangqi.zrf", "minishogi.zrf"] {
+    // Random positions of every sample (royal pieces, checks, promotions, drops,
+    // castling, priorities, capture chains): the count is the list's length (debug
+    // builds also check each count against the list).
+    let samples = [
+        "chess.zrf",
+        "xiangqi.zrf",
+        "minishogi.zrf",
+        "checkers.zrf",
+        "breakthrough.zrf",
+        "hopdrop.zrf",
+        "tictactoe.zrf",
+    ];
+    for sample in samples {
         let engine = engine(sample);
         let mut positions = 0;
         for seed in 1..=3 {
@@ -285,8 +294,51 @@ fn legal_moves_are_counted_as_many_as_are_listed() {
                 true
             });
         }
-        assert!(positions > 100, "{sample}: {positions} positions");
+        assert!(positions > 20, "{sample}: {positions} positions");
     }
+}
+
+#[test]
+fn turns_counted_unmade_are_ranked_by_move_priorities_with_those_listed() {
+    // No royal piece: every plain step is counted, not made. The Runner may take (top
+    // priority, none here), leap two squares (`fast`, crowning it in one template) or
+    // step one (`slow`); priorities keep only the best type present.
+    let runner = |fast: &str| {
+        let rest = format!(
+            r#"
+   (move-priorities take fast slow)
+   (piece (name King))
+   (piece
+      (name Runner)
+      (moves
+         (move-type take) (e (verify enemy?) add)
+         (move-type fast) {fast}
+         (move-type slow) (e (verify empty?) add) (w (verify empty?) add)))
+   (board-setup (White (Runner c1)) (Black (King g1)))
+   (loss-condition (White Black) stalemated)"#
+        );
+        interpret_text(
+            "runner.zrf",
+            &one_row_game("Runner", "a/b/c/d/e/f/g", &rest),
+        )
+    };
+    let mut buffer = Vec::new();
+    // Counted `slow` steps, then a counted `fast` leap: two types counted, so the list
+    // is made to rank them.
+    let plain = runner("(e e (verify empty?) add)");
+    assert_eq!(listed(&plain, &plain.start(), ""), ["Runner c1 - e1"]);
+    assert_eq!(plain.legal_move_count(&plain.start(), &mut buffer), 1);
+    // The leap crowns: it is listed, not counted, and outranks the counted steps.
+    let crowning = runner("(e e (verify empty?) (add King))");
+    assert_eq!(
+        listed(&crowning, &crowning.start(), ""),
+        ["Runner c1 - e1 = King"]
+    );
+    assert_eq!(crowning.legal_move_count(&crowning.start(), &mut buffer), 1);
+    // No leap: the counted steps are the best present.
+    let stepping = runner("(e e (verify enemy?) add)");
+    assert_eq!(listed(&stepping, &stepping.start(), "").len(), 2);
+    assert_eq!(stepping.legal_move_count(&stepping.start(), &mut buffer), 2);
 }
 
 #[test]

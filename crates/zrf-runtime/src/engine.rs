@@ -17,6 +17,7 @@ use crate::tables::{PassTurn, Tables, Turn};
 use crate::templates::Templates;
 use crate::turn::{drop_repeated_turns, Move};
 use crate::watched::changed_squares;
+use crate::MoveType;
 
 /// A playable game: its tables and its templates.
 pub struct Engine<T> {
@@ -90,28 +91,92 @@ impl<T: Templates> Engine<T> {
     }
 
     /// How many legal turns the player to move has: the length of
-    /// [`Engine::legal_moves_into`]'s list (`moves` is a buffer, left unspecified).
-    /// Where each turn's legality is its own and the mover has a royal piece, the turns
-    /// that the attack test on the position before decides are counted as they are
-    /// generated, without being made (what a perft's last ply wants).
+    /// [`Engine::legal_moves_into`]'s list (`moves` is a buffer, left unspecified). Where
+    /// each turn's legality is its own (no `maximal captures`, at most one
+    /// `move-priorities` entry, whose turns the listing narrows to as it goes), the
+    /// turns of one plain movement that need no test are counted as they are generated,
+    /// without being made (what a perft's last ply wants): all of them without royal
+    /// pieces, those the attack test on the position before decides with.
     pub fn legal_move_count(&self, state: &State, moves: &mut Vec<Move>) -> usize {
-        let turn = self.turn(state);
-        let royal = self.tables.royal_kinds(turn.player);
-        let Some(royal) = royal.filter(|_| self.tables.turns_judged_alone()) else {
-            self.legal_moves_into(state, moves);
-            return moves.len();
-        };
-        moves.clear();
-        let pass = usize::from(self.tables.options.pass_turn == PassTurn::Always);
-        let count = self.count_guarded(state, turn, royal, moves) + pass;
-        // The shortcut's invariant: counting the decided turns unmade finds as many as
-        // the general path lists.
+        let count = self.count_legal(state, moves);
+        // The shortcut's invariant: counting the plain turns unmade finds as many as the
+        // general path lists.
         debug_assert_eq!(
             count,
             self.legal_moves(state).len(),
             "the legal turns counted differ from those listed"
         );
         count
+    }
+
+    fn count_legal(&self, state: &State, moves: &mut Vec<Move>) -> usize {
+        let turn = self.turn(state);
+        let tables = &self.tables;
+        let pass = |count: usize| match tables.options.pass_turn {
+            PassTurn::Always => count + 1,
+            PassTurn::Forced if count == 0 => 1,
+            _ => count,
+        };
+        match tables.royal_kinds(turn.player) {
+            _ if tables.options.maximal_captures => {}
+            Some(royal) if tables.turns_judged_alone() => {
+                moves.clear();
+                return pass(self.count_guarded(state, turn, royal, moves));
+            }
+            Some(_) => {}
+            None => {
+                moves.clear();
+                // Priorities are to drop every other turn once one of the first type
+                // listed is found (counted ones too), as the list does.
+                let first = match tables.priorities.first() {
+                    Some(&top) => Steps::narrowing_to(top, std::mem::take(moves)),
+                    None => Steps::appending_to(std::mem::take(moves)),
+                };
+                let listed = self
+                    .gen()
+                    .turns_into(state, turn, first.counting_plain(), moves);
+                let ranked = self.rank_counted(listed.counted, moves);
+                if let (false, Some(counted)) = (listed.counted_may_repeat, ranked) {
+                    drop_repeated_turns(moves, listed.routes_differ);
+                    return pass(moves.len() + counted);
+                }
+            }
+        }
+        self.legal_moves_into(state, moves);
+        moves.len()
+    }
+
+    /// `move-priorities` over the turns listed in `moves` and the `counted` ones (how
+    /// many, and their type where they have one): those of the best rank present are
+    /// left in `moves`, and how many counted ones are among them is told; `None` where
+    /// counted turns of several types leave that unknown.
+    fn rank_counted(
+        &self,
+        counted: (usize, Option<Option<MoveType>>),
+        moves: &mut Vec<Move>,
+    ) -> Option<usize> {
+        let (count, counted_type) = counted;
+        if self.tables.priorities.is_empty() || count == 0 {
+            self.prioritise(moves);
+            return Some(count);
+        }
+        let ranks = self.tables.priority_ranks();
+        let counted_rank = ranks.of(counted_type?);
+        let best_listed = moves.iter().map(|m| ranks.of(m.move_type())).min();
+        match best_listed {
+            Some(best) if best < counted_rank => {
+                self.prioritise(moves);
+                Some(0)
+            }
+            Some(best) if best > counted_rank => {
+                moves.clear();
+                Some(count)
+            }
+            _ => {
+                self.prioritise(moves);
+                Some(count)
+            }
+        }
     }
 
     /// The legal turns that remove a piece or promote one

@@ -11,7 +11,7 @@ use crate::tables::{Filter, Tables, Turn};
 use crate::templates::Templates;
 use crate::turn::Move;
 use crate::watched::removes_protected;
-use crate::{Kind, Pos};
+use crate::{Kind, MoveType, Pos};
 
 /// Longest chain of partial moves followed in one turn; longer chains are cut there.
 pub const MAX_CHAIN: usize = 128;
@@ -42,9 +42,9 @@ pub(crate) struct Listed {
     pub(crate) undecided: Option<u64>,
     /// [`Steps::routes_differ`].
     pub(crate) routes_differ: Option<bool>,
-    /// [`Steps::decided_and_counted`]: turns counted, not listed (with
-    /// [`Steps::counting_decided`]).
-    pub(crate) counted: usize,
+    /// [`Steps::counted`]: turns counted, not listed (with [`Steps::counting_plain`]),
+    /// and their move type where they have one.
+    pub(crate) counted: (usize, Option<Option<MoveType>>),
     /// [`Steps::counted_may_repeat`].
     pub(crate) counted_may_repeat: bool,
 }
@@ -88,7 +88,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         let listed = Listed {
             undecided: first.undecided(),
             routes_differ: Some(first.routes_differ()),
-            counted: first.decided_and_counted(),
+            counted: first.counted(),
             counted_may_repeat: first.counted_may_repeat(),
         };
         *moves = first.into_moves();

@@ -43,7 +43,7 @@ impl<T: Templates> Engine<T> {
     /// whose turns are judged alone ([`crate::Tables::turns_judged_alone`]): the length
     /// of [`Engine::legal_moves_into`]'s list, passes aside. The turns of one movement
     /// that the screen decides are counted as they are generated, without being built
-    /// or tested (see [`Steps::counting_decided`]); the others are listed and tested as
+    /// or tested (see [`Steps::counting_plain`]); the others are listed and tested as
     /// usual; those the others may repeat are told apart among themselves. Where a
     /// counted turn may repeat another, the whole list is made instead, as only it tells
     /// them apart.
@@ -54,8 +54,7 @@ impl<T: Templates> Engine<T> {
         royal: &[bool],
         moves: &mut Vec<Move>,
     ) -> usize {
-        let (mut guard, listed) =
-            self.screened_turns(state, turn, royal, moves, Listing::CountingDecided);
+        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves, Listing::Counting);
         if listed.counted_may_repeat {
             drop(guard);
             let routes_differ = self.legal_turns_guarded(state, turn, royal, moves, false);
@@ -69,7 +68,7 @@ impl<T: Templates> Engine<T> {
         let counted_legal = if guard.attacked_before {
             0
         } else {
-            listed.counted
+            listed.counted.0
         };
         moves.len() + counted_legal
     }
@@ -88,7 +87,8 @@ impl<T: Templates> Engine<T> {
         // The attack test on the position before comes first, so that the turns it
         // decides are told apart as they are generated.
         let guard = RoyalGuard::new(self, state, turn, royal);
-        let mut first = if guard.screens(turn) {
+        let screens = guard.screens(turn);
+        let mut first = if screens {
             Steps::screening(guard.footprint, std::mem::take(moves))
         } else {
             Steps::appending_to(std::mem::take(moves))
@@ -96,7 +96,9 @@ impl<T: Templates> Engine<T> {
         match listing {
             Listing::Every => {}
             Listing::LoudOnly => first = first.loud_only(),
-            Listing::CountingDecided => first = first.counting_decided(),
+            // Only the screen decides turns without a test: unscreened, each is tested.
+            Listing::Counting if screens => first = first.counting_plain(),
+            Listing::Counting => {}
         }
         let listed = self.gen().turns_into(state, turn, first, moves);
         (guard, listed)
@@ -278,8 +280,8 @@ pub(crate) enum Listing {
     /// Most quiet ones left out (see [`Steps::loud_only`]).
     LoudOnly,
     /// The ones the screen decides, made in the common way, counted instead (see
-    /// [`Steps::counting_decided`]).
-    CountingDecided,
+    /// [`Steps::counting_plain`]), where the turns are screened.
+    Counting,
 }
 
 /// The `checkmated` filter over the candidate turns of one position: which leave every

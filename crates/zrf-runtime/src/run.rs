@@ -99,6 +99,21 @@ pub struct Steps {
     /// Whether steps that only move a piece onto an empty square, completing the turn,
     /// are dropped as they come (see [`Steps::loud_only`]).
     loud_only: bool,
+    /// Whether the turns of one plain movement that would be kept and need no test are
+    /// counted instead (see [`Steps::counting_plain`]), and how many were.
+    counting: bool,
+    counted: u32,
+    /// The move type of the turns counted, and whether they had several (which
+    /// `move-priorities` may rank apart).
+    counted_type: Option<Option<MoveType>>,
+    counted_types_differ: bool,
+    /// The routes of the turns counted. Only a turn of one step, one movement and no
+    /// continuation can do what a counted one does, and such a turn is counted whenever
+    /// one of the same route is (whether it is kept, and whether the screen decides it,
+    /// depends on its route, and on its move type only under priorities, which keep all
+    /// of a type or none): counted turns are told apart from every other when these
+    /// routes all differ.
+    counted_routes: Routes,
 }
 
 /// Which steps [`Steps`] keeps: one choice, so that the usual one costs one test per step.
@@ -131,16 +146,6 @@ pub(crate) struct Screen {
     /// Bit `i`: the turn at index `i` is undecided. Turns from index 64 on are never
     /// decided (a bit set keeps [`Steps`] as small as before).
     undecided: u64,
-    /// Whether the turns the screen decides, made in the common way (one movement), are
-    /// counted instead of kept (see [`Steps::counting_decided`]), and how many were.
-    counting: bool,
-    counted: u32,
-    /// The routes of the turns counted. Only a turn of one step, one movement and no
-    /// continuation can do what a counted one does; whether the screen decides such a
-    /// turn depends on its route alone, so if it was kept, it was not one a counted turn
-    /// repeats, and counted turns are told apart from every other when these routes
-    /// all differ.
-    counted_routes: Routes,
 }
 
 impl Screen {
@@ -262,6 +267,11 @@ impl Steps {
             skipped_elsewhere: false,
             anchor: None,
             loud_only: false,
+            counting: false,
+            counted: 0,
+            counted_type: None,
+            counted_types_differ: false,
+            counted_routes: Routes::starting(false),
         }
     }
 
@@ -316,7 +326,7 @@ impl Steps {
 
     /// Whether a step with these changes, partial or not, of `move_type`, is to be kept.
     /// `plain_movement`: the step is the one movement in `changes`, from its `from` to its
-    /// `to`, with nothing to add (no promotion), so that [`Steps::counting_decided`] may
+    /// `to`, with nothing to add (no promotion), so that [`Steps::counting_plain`] may
     /// count it instead.
     #[inline]
     fn wants(
@@ -326,6 +336,9 @@ impl Steps {
         move_type: Option<MoveType>,
         plain_movement: bool,
     ) -> bool {
+        if self.counting {
+            return self.wants_counting(changes, partial, move_type, plain_movement);
+        }
         match self.keep {
             Keep::Every => true,
             Keep::Hitting(_) if partial => {
@@ -341,18 +354,45 @@ impl Steps {
             }
             Keep::Narrowing(narrowed, _) => self.start_narrowing(narrowed),
             Keep::Screening(ref mut screen) => {
-                let decided = screen.note_changes(self.moves.len(), changes, partial);
-                let (true, &[Change::Move { from, to }]) =
-                    (screen.counting && plain_movement, changes)
-                else {
-                    return true;
-                };
-                if decided {
-                    screen.counted += 1;
-                    screen.counted_routes.note(Some(from), to);
-                }
-                !decided
+                screen.note_changes(self.moves.len(), changes, partial);
+                true
             }
+        }
+    }
+
+    /// [`Steps::wants`] while [`Steps::counting_plain`]: a step of one plain movement
+    /// that would be kept, completes the turn and needs no test is counted, not kept.
+    #[inline]
+    fn wants_counting(
+        &mut self,
+        changes: &[Change],
+        partial: bool,
+        move_type: Option<MoveType>,
+        plain_movement: bool,
+    ) -> bool {
+        // Whether the step is kept, and whether keeping it is all it needs.
+        let (kept, settled) = match self.keep {
+            Keep::Every | Keep::Hitting(_) => (true, !partial),
+            Keep::Narrowing(narrowed, found) if found || move_type != Some(narrowed) => {
+                (found == (move_type == Some(narrowed)), !partial)
+            }
+            Keep::Narrowing(narrowed, _) => (self.start_narrowing(narrowed), !partial),
+            Keep::Screening(ref mut screen) => (
+                true,
+                screen.note_changes(self.moves.len(), changes, partial),
+            ),
+        };
+        match (plain_movement && kept && settled, changes) {
+            (true, &[Change::Move { from, to }]) => {
+                self.counted += 1;
+                self.counted_routes.note(Some(from), to);
+                match self.counted_type {
+                    None => self.counted_type = Some(move_type),
+                    Some(counted) => self.counted_types_differ |= counted != move_type,
+                }
+                false
+            }
+            _ => kept,
         }
     }
 
@@ -375,40 +415,33 @@ impl Steps {
         let keep = Keep::Screening(Screen {
             danger,
             undecided: 0,
-            counting: false,
-            counted: 0,
-            counted_routes: Routes::starting(false),
         });
         Steps::of(moves, keep)
     }
 
-    /// With [`Steps::screening`]: the turns of one step that only move a piece (in the
-    /// common way: no pending change, no promotion) and that the screen decides are
-    /// counted, not kept ([`Steps::decided_and_counted`]): a perft's last ply wants
-    /// only how many legal turns there are. A no-op otherwise.
-    pub(crate) fn counting_decided(mut self) -> Steps {
-        if let Keep::Screening(screen) = &mut self.keep {
-            screen.counting = true;
-        }
+    /// These steps, counting instead of keeping the turns of one step that only move a
+    /// piece (made in the common way: no pending change, no promotion), would be kept,
+    /// complete the turn and need no test: with [`Steps::screening`], those the screen
+    /// decides ([`Steps::counted`]). A perft's last ply wants only how many legal turns
+    /// there are.
+    pub(crate) fn counting_plain(mut self) -> Steps {
+        // An attack test's steps are never counted: it asks which they are.
+        self.counting = !matches!(self.keep, Keep::Hitting(_));
         self
     }
 
-    /// How many turns [`Steps::counting_decided`] counted without keeping them.
-    pub(crate) fn decided_and_counted(&self) -> usize {
-        match self.keep {
-            Keep::Screening(screen) => screen.counted as usize,
-            _ => 0,
-        }
+    /// How many turns [`Steps::counting_plain`] counted without keeping them, and their
+    /// move type where they all have one (`Some(None)`: untyped).
+    pub(crate) fn counted(&self) -> (usize, Option<Option<MoveType>>) {
+        let one_type = self.counted_type.filter(|_| !self.counted_types_differ);
+        (self.counted as usize, one_type)
     }
 
-    /// Whether a turn [`Steps::counting_decided`] counted may do what another turn does
-    /// (see [`Screen::counted_routes`]): then only the whole list tells how many turns
+    /// Whether a turn [`Steps::counting_plain`] counted may do what another turn does
+    /// (see [`Steps::counted_routes`]): then only the whole list tells how many turns
     /// differ.
     pub(crate) fn counted_may_repeat(&self) -> bool {
-        match self.keep {
-            Keep::Screening(screen) => !screen.counted_routes.all_differ(),
-            _ => false,
-        }
+        !self.counted_routes.all_differ()
     }
 
     /// With [`Steps::screening`] and no partial step kept: which turns the attack test
@@ -438,6 +471,10 @@ impl Steps {
     #[inline(never)]
     fn start_narrowing(&mut self, narrowed: MoveType) -> bool {
         self.moves.clear();
+        self.counted = 0;
+        self.counted_type = None;
+        self.counted_types_differ = false;
+        self.counted_routes = Routes::starting(false);
         self.routes = Routes::starting(false);
         self.first_partial = None;
         self.keep = Keep::Narrowing(narrowed, true);
@@ -508,11 +545,11 @@ impl Steps {
         self.routes.note(from, to);
     }
 
-    /// The steps kept, and those counted instead ([`Steps::counting_decided`]): the
+    /// The steps kept, and those counted instead ([`Steps::counting_plain`]): the
     /// length of the list the general path would make.
     #[inline]
     fn listed(&self) -> usize {
-        self.moves.len() + self.decided_and_counted()
+        self.moves.len() + self.counted as usize
     }
 
     /// The steps kept and counted since [`Steps::start_afresh`].
