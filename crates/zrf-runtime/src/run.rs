@@ -336,10 +336,9 @@ impl Steps {
         move_type: Option<MoveType>,
         plain_movement: bool,
     ) -> bool {
-        if self.counting {
-            return self.wants_counting(changes, partial, move_type, plain_movement);
-        }
-        match self.keep {
+        // Whether a kept step needs nothing more (complete, and decided by the screen).
+        let mut settled = !partial;
+        let kept = match self.keep {
             Keep::Every => true,
             Keep::Hitting(_) if partial => {
                 // Its continuations run on positions the footprint knows nothing of.
@@ -354,45 +353,28 @@ impl Steps {
             }
             Keep::Narrowing(narrowed, _) => self.start_narrowing(narrowed),
             Keep::Screening(ref mut screen) => {
-                screen.note_changes(self.moves.len(), changes, partial);
+                settled = screen.note_changes(self.moves.len(), changes, partial);
                 true
             }
-        }
-    }
-
-    /// [`Steps::wants`] while [`Steps::counting_plain`]: a step of one plain movement
-    /// that would be kept, completes the turn and needs no test is counted, not kept.
-    #[inline]
-    fn wants_counting(
-        &mut self,
-        changes: &[Change],
-        partial: bool,
-        move_type: Option<MoveType>,
-        plain_movement: bool,
-    ) -> bool {
-        // Whether the step is kept, and whether keeping it is all it needs.
-        let (kept, settled) = match self.keep {
-            Keep::Every | Keep::Hitting(_) => (true, !partial),
-            Keep::Narrowing(narrowed, found) if found || move_type != Some(narrowed) => {
-                (found == (move_type == Some(narrowed)), !partial)
-            }
-            Keep::Narrowing(narrowed, _) => (self.start_narrowing(narrowed), !partial),
-            Keep::Screening(ref mut screen) => (
-                true,
-                screen.note_changes(self.moves.len(), changes, partial),
-            ),
         };
-        match (plain_movement && kept && settled, changes) {
+        match (self.counting && plain_movement && kept && settled, changes) {
             (true, &[Change::Move { from, to }]) => {
-                self.counted += 1;
-                self.counted_routes.note(Some(from), to);
-                match self.counted_type {
-                    None => self.counted_type = Some(move_type),
-                    Some(counted) => self.counted_types_differ |= counted != move_type,
-                }
+                self.count_instead(from, to, move_type);
                 false
             }
             _ => kept,
+        }
+    }
+
+    /// Counts a turn from `from` to `to` of `move_type` instead of keeping it (see
+    /// [`Steps::counting_plain`]).
+    #[inline]
+    fn count_instead(&mut self, from: Pos, to: Pos, move_type: Option<MoveType>) {
+        self.counted += 1;
+        self.counted_routes.note(Some(from), to);
+        match self.counted_type {
+            None => self.counted_type = Some(move_type),
+            Some(counted) => self.counted_types_differ |= counted != move_type,
         }
     }
 
