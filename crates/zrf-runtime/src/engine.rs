@@ -92,11 +92,12 @@ impl<T: Templates> Engine<T> {
 
     /// How many legal turns the player to move has: the length of
     /// [`Engine::legal_moves_into`]'s list (`moves` is a buffer, left unspecified). Where
-    /// each turn's legality is its own (no `maximal captures`, at most one
-    /// `move-priorities` entry, whose turns the listing narrows to as it goes), the
-    /// turns of one plain movement that need no test are counted as they are generated,
-    /// without being made (what a perft's last ply wants): all of them without royal
-    /// pieces, those the attack test on the position before decides with.
+    /// no `maximal captures` weighs turns against each other, the turns of one plain
+    /// movement that need no test are counted as they are generated, without being made
+    /// (what a perft's last ply wants): without royal pieces, all of them (ranked by
+    /// `move-priorities` with the turns listed, where they are of one type); with them,
+    /// where each turn's legality is its own, those the attack test on the position
+    /// before decides.
     pub fn legal_move_count(&self, state: &State, moves: &mut Vec<Move>) -> usize {
         let count = self.count_legal(state, moves);
         // The shortcut's invariant: counting the plain turns unmade finds as many as the

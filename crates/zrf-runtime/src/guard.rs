@@ -39,14 +39,13 @@ impl<T: Templates> Engine<T> {
         listed.routes_differ
     }
 
-    /// How many legal turns `turn` has in `state`, under `move-priorities`-free rules
-    /// whose turns are judged alone ([`crate::Tables::turns_judged_alone`]): the length
-    /// of [`Engine::legal_moves_into`]'s list, passes aside. The turns of one movement
-    /// that the screen decides are counted as they are generated, without being built
-    /// or tested (see [`Steps::counting_plain`]); the others are listed and tested as
-    /// usual; those the others may repeat are told apart among themselves. Where a
-    /// counted turn may repeat another, the whole list is made instead, as only it tells
-    /// them apart.
+    /// How many legal turns `turn` has in `state`, under rules whose turns are judged
+    /// alone ([`crate::Tables::turns_judged_alone`]): the length of
+    /// [`Engine::legal_moves_into`]'s list, passes aside. The turns of one movement that
+    /// the screen decides are counted as they are generated, without being built or
+    /// tested (see [`Steps::counting_plain`]); the others are listed, tested and told
+    /// apart as usual. Where a counted turn may repeat another, the whole list is made
+    /// instead, as only it tells them apart.
     pub(crate) fn count_guarded(
         &self,
         state: &State,
