@@ -228,7 +228,7 @@ impl<T: Templates> Engine<T> {
             self.apply_into(state, &candidate, after);
             let legal = decided.unwrap_or_else(|| {
                 let targets = royal_squares(after, mover, royal);
-                !self.attacks_on(after, self.turn(after), &targets, royal)
+                !(self.gen()).captures_any_of(after, self.turn(after), &targets, royal)
             });
             if legal {
                 let hash = state.hash(&self.tables);

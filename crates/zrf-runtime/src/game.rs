@@ -203,7 +203,8 @@ impl<T: Templates> Game for Engine<T> {
             return false;
         };
         *taken = true;
-        self.attacks_on(state, turn, &[square], &kind_taken)
+        self.gen()
+            .captures_any_of(state, turn, &[square], &kind_taken)
     }
 
     fn legal_loud_moves_into(&self, state: &State, moves: &mut Vec<Move>) {

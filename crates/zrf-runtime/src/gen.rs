@@ -10,7 +10,7 @@ use crate::state::{State, Step};
 use crate::tables::{Filter, Tables, Turn};
 use crate::templates::Templates;
 use crate::turn::Move;
-use crate::watched::removes_protected;
+use crate::watched::{removes_protected, ThreatMask};
 use crate::{Kind, MoveType, Pos};
 
 /// Longest chain of partial moves followed in one turn; longer chains are cut there.
@@ -286,8 +286,42 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         targets: &[Pos],
         kept: &[bool],
     ) -> bool {
-        let everywhere = 0..state.board().len() as Pos;
-        self.captures_any_of_among(state, turn, targets, kept, everywhere, None)
+        let attacker = turn.move_as;
+        let Some(reach) = &self.tables.reach else {
+            let threats = state.squares_of(attacker);
+            return self.captures_any_of_among(state, turn, targets, kept, threats, None);
+        };
+        // Only the pieces whose reach includes a target can capture there.
+        let mut threats = ThreatMask::new(state.own_words(attacker).len());
+        threats.fill(reach, state, attacker, targets);
+        let found = self.captures_any_of_among(state, turn, targets, kept, threats.squares(), None);
+        // The reach's invariant: no step outside it removes a piece (a piece landing
+        // where its template found the square empty removes none).
+        debug_assert!(
+            found || !self.first_steps_remove(state, turn, targets, kept),
+            "the reach table misses an attack on {targets:?}"
+        );
+        found
+    }
+
+    /// The general path the reach table shortens, for debug builds: whether a first
+    /// step of any of the attacker's pieces, by any of its templates, removes a
+    /// protected piece from `targets`. (Compiled in every build, as `debug_assert!`
+    /// type-checks its condition; run only in debug builds.)
+    fn first_steps_remove(
+        &self,
+        state: &State,
+        turn: Turn,
+        targets: &[Pos],
+        kept: &[bool],
+    ) -> bool {
+        let mut steps = Steps::new();
+        for (pos, _) in state.pieces_of(turn.move_as) {
+            self.moves_of_piece(state, turn, pos, turn.filter(), u64::MAX, &mut steps);
+        }
+        let removes = |step: &Step| removes_protected(self.tables, state, step, targets, kept);
+        let found = steps.iter().any(removes);
+        found
     }
 
     /// [`Gen::captures_any_of`] with the moves of the pieces on `squares` (which must

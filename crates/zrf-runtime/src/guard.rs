@@ -9,7 +9,7 @@ use crate::state::{Change, State, Step};
 use crate::tables::{Filter, Turn};
 use crate::templates::Templates;
 use crate::turn::{drop_repeated_turns, Move};
-use crate::watched::{removes_protected, royal_squares, Probe, ThreatMask, Watched};
+use crate::watched::{royal_squares, Probe, Watched};
 use crate::{PlayerIx, Pos};
 
 impl<T: Templates> Engine<T> {
@@ -138,60 +138,8 @@ impl<T: Templates> Engine<T> {
     /// Whether a turn of `turn` in `state` could capture a piece of `owner` whose kind is
     /// marked in `royal` (partial-move chains and drops included).
     pub fn attacks(&self, state: &State, turn: Turn, owner: PlayerIx, royal: &[bool]) -> bool {
-        self.attacks_on(state, turn, &royal_squares(state, owner, royal), royal)
-    }
-
-    /// [`Engine::attacks`] on `targets`, the squares of the royal pieces.
-    pub(crate) fn attacks_on(
-        &self,
-        state: &State,
-        turn: Turn,
-        targets: &[Pos],
-        royal: &[bool],
-    ) -> bool {
-        let attacker = turn.move_as;
-        if let Some(reach) = &self.tables.reach {
-            let mut threats = ThreatMask::new(state.own_words(attacker).len());
-            threats.fill(reach, state, attacker, targets);
-            let found = (self.gen()).captures_any_of_among(
-                state,
-                turn,
-                targets,
-                royal,
-                threats.squares(),
-                None,
-            );
-            // The reach's invariant: no step outside it removes a piece (a piece
-            // landing where its template found the square empty removes none).
-            debug_assert!(
-                found || !self.first_steps_remove(state, turn, targets, royal),
-                "the reach table misses an attack on {targets:?}"
-            );
-            return found;
-        }
-        let threats = state.squares_of(attacker);
-        self.gen()
-            .captures_any_of_among(state, turn, targets, royal, threats, None)
-    }
-
-    /// The general path the reach table shortens, for debug builds: whether a first
-    /// step of any of the attacker's pieces, by any of its templates, removes a
-    /// protected piece from `targets`. (Compiled in every build, as `debug_assert!`
-    /// type-checks its condition; run only in debug builds.)
-    fn first_steps_remove(
-        &self,
-        state: &State,
-        turn: Turn,
-        targets: &[Pos],
-        royal: &[bool],
-    ) -> bool {
-        let mut steps = Steps::new();
-        for (pos, _) in state.pieces_of(turn.move_as) {
-            (self.gen()).moves_of_piece(state, turn, pos, turn.filter(), u64::MAX, &mut steps);
-        }
-        let removes = |step: &Step| removes_protected(&self.tables, state, step, targets, royal);
-        let found = steps.iter().any(removes);
-        found
+        let targets = royal_squares(state, owner, royal);
+        self.gen().captures_any_of(state, turn, &targets, royal)
     }
 
     /// A step of the mover's pieces in `state` that removes a piece outside the reach

@@ -91,17 +91,11 @@ impl ThreatMask {
         mask.fill(0);
         for &target in targets {
             let hitting = reach.hitting_from(attacker, target);
-            let fits = hitting.len() == own.len();
-            // Word `w` of every type's bitset, masked by the same word of its reach.
-            for (word, m) in mask.iter_mut().enumerate() {
-                let own = own.iter().skip(word).step_by(words);
-                *m |= if fits {
-                    let hits = hitting.iter().skip(word).step_by(words);
-                    own.zip(hits).fold(0, |bits, (&o, &h)| bits | o & h)
-                } else {
-                    // A target outside the table: every piece.
-                    own.fold(0, |bits, &o| bits | o)
-                };
+            if hitting.len() == own.len() {
+                or_type_by_type(mask, words, own.iter().zip(hitting).map(|(&o, &h)| o & h));
+            } else {
+                // A target outside the table: every piece.
+                or_type_by_type(mask, words, own.iter().copied());
             }
         }
     }
@@ -110,6 +104,21 @@ impl ThreatMask {
     pub(crate) fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
         let words = self.inline.get(..self.words).unwrap_or(&self.spilled);
         squares_in(words.iter().copied()).map(|square| square as Pos)
+    }
+}
+
+/// Ors bitsets of `words` words each, one after another (one per piece type, as
+/// [`State`] keeps them), into `mask`: word `w` of each into word `w` of the mask.
+fn or_type_by_type(mask: &mut [u64], words: usize, bitsets: impl Iterator<Item = u64>) {
+    let mut word = 0;
+    for bits in bitsets {
+        if let Some(m) = mask.get_mut(word) {
+            *m |= bits;
+        }
+        word += 1;
+        if word == words {
+            word = 0;
+        }
     }
 }
 
