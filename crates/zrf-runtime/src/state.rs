@@ -546,10 +546,10 @@ impl State {
             .unwrap_or(&[])
     }
 
-    /// The words of `occupied` that hold the squares of `player`'s pieces, type by type
-    /// (each type's bitset after the one before).
+    /// The squares of `player`'s pieces, type by type: each type's bitset (bit `pos % 64`
+    /// of word `pos / 64`, as many words as the board needs) after the one before.
     #[inline]
-    pub(crate) fn kinds_words(&self, player: PlayerIx) -> &[u64] {
+    pub fn kinds_words(&self, player: PlayerIx) -> &[u64] {
         let Some((_, start)) = self.bitsets_of(player, 0) else {
             return &[];
         };

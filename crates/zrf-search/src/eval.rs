@@ -593,27 +593,34 @@ impl RulesEval {
         let sign = self.material_sign[owner];
         let (mut score, mut full_bonus, mut open_bonus) = (0i32, 0i32, 0i32);
         let positions = self.layout.positions;
-        for kind in 0..self.layout.kinds {
-            let shelter = self.shelter[self.layout.pair(owner, kind)].as_deref();
+        let words = self.layout.words().max(1);
+        // Type by type off the player's bitsets, read once.
+        for (kind, bits) in state.kinds_words(player).chunks_exact(words).enumerate() {
             let start = self.layout.square(owner, kind, 0);
             let squares = self.squares.get(start..start + positions).unwrap_or(&[]);
+            let shelter = self.shelter[self.layout.pair(owner, kind)].as_deref();
             let room_weight = self.room_weights.as_ref().map_or(0, |w| w[kind]);
             let mut count = 0;
-            for pos in state.squares_of_kind(player, kind as Kind) {
-                count += 1;
-                let open = i32::from(squares.get(pos as usize).copied().unwrap_or(0));
-                match shelter {
-                    Some(full) => {
-                        full_bonus += i32::from(full.get(pos as usize).copied().unwrap_or(0));
-                        open_bonus += open;
+            for (word, &word_bits) in bits.iter().enumerate() {
+                let mut rest = word_bits;
+                while rest != 0 {
+                    let pos = word * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    count += 1;
+                    let open = i32::from(squares.get(pos).copied().unwrap_or(0));
+                    match shelter {
+                        Some(full) => {
+                            full_bonus += i32::from(full.get(pos).copied().unwrap_or(0));
+                            open_bonus += open;
+                        }
+                        None => score += open,
                     }
-                    None => score += open,
-                }
-                if room_weight != 0 {
-                    let room = self
-                        .room
-                        .of(player, kind as Kind, pos, |p| state.at(p).is_none());
-                    score += room_weight * room as i32;
+                    if room_weight != 0 {
+                        let at = pos as Pos;
+                        let room =
+                            (self.room).of(player, kind as Kind, at, |p| state.at(p).is_none());
+                        score += room_weight * room as i32;
+                    }
                 }
             }
             score += count * self.values[kind] * sign;
@@ -655,9 +662,11 @@ impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
         let fullness = if self.shelter.iter().any(Option::is_some) {
             let mut left = 0i32;
             for &p in &self.active {
-                for kind in (0..self.layout.kinds).filter(|&kind| self.thinning[kind]) {
-                    let count = state.count_of_kind(p, kind as Kind) as i32;
-                    left = left.saturating_add(count.saturating_mul(self.values[kind]));
+                let words = self.layout.words().max(1);
+                let by_kind = state.kinds_words(p).chunks_exact(words).enumerate();
+                for (kind, bits) in by_kind.filter(|&(kind, _)| self.thinning[kind]) {
+                    let count: u32 = bits.iter().map(|word| word.count_ones()).sum();
+                    left = left.saturating_add((count as i32).saturating_mul(self.values[kind]));
                 }
                 let held = in_hand_material(&self.values, &self.thinning, state, p);
                 left = left.saturating_add(held);
