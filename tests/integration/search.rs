@@ -501,6 +501,38 @@ fn searches_and_perft_split_between_threads_agree_with_one_thread() {
 }
 
 #[test]
+fn a_player_on_threads_keeps_its_tables_from_one_search_to_the_next() {
+    let engine = engine("chess.zrf");
+    let blueprint = zrf::interp::Blueprint::of(&engine);
+    let make_engine = || blueprint.engine();
+    let state = after(&engine, &LEGALS_MATE);
+    let settings = Settings {
+        threads: 2,
+        ..alpha_beta(4)
+    };
+    let mut ai = Ai::for_engine_on_threads(&engine, &make_engine, settings);
+    let search = |ai: &mut Ai<'_, _, _>| ai.choose(&state, None, |_| {}).expect("White has moves");
+    let first = search(&mut ai);
+    let again = search(&mut ai);
+    // What the first search stored answers most of the second.
+    assert_eq!(again.index, first.index);
+    assert!(
+        again.nodes * 4 < first.nodes,
+        "{} nodes again, {} the first time",
+        again.nodes,
+        first.nodes
+    );
+    // A new game forgets it.
+    ai.new_game();
+    let afresh = search(&mut ai);
+    assert!(
+        afresh.nodes * 4 > first.nodes * 3,
+        "{} nodes afresh",
+        afresh.nodes
+    );
+}
+
+#[test]
 fn random_moves_are_drawn_uniformly_among_the_legal_ones_only() {
     let engine = engine("chess.zrf");
     let mut rng = SplitMix64::new(7);

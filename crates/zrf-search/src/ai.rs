@@ -142,8 +142,10 @@ impl Choice {
     }
 }
 
-/// An alpha-beta search on several threads, for one game's positions.
-type SplitSearch<'g, S> = Box<dyn Fn(&S, &AlphaBetaOptions<'_>) -> Option<Found> + 'g>;
+/// An alpha-beta search on several threads, for one game's positions, with a table per
+/// thread.
+type SplitSearch<'g, S> =
+    Box<dyn Fn(&S, &AlphaBetaOptions<'_>, &[TranspositionTable]) -> Option<Found> + 'g>;
 
 /// A computer player for one game.
 pub struct Ai<'g, G: Game, E> {
@@ -155,6 +157,8 @@ pub struct Ai<'g, G: Game, E> {
     rng: SplitMix64,
     searches: u64,
     split: Option<SplitSearch<'g, G::State>>,
+    /// With `split`, each thread's table, kept from search to search as `table` is.
+    split_tables: Vec<TranspositionTable>,
 }
 
 impl<'g, T: Templates> Ai<'g, Engine<T>, RulesEval> {
@@ -182,17 +186,18 @@ impl<'g, T: Templates> Ai<'g, Engine<T>, RulesEval> {
         if settings.threads > 1 {
             let eval = ai.eval.clone();
             ai.split = Some(Box::new(
-                move |state: &State, options: &AlphaBetaOptions<'_>| {
-                    alpha_beta_split(
-                        make_engine,
-                        &eval,
-                        state,
-                        options,
-                        settings.threads,
-                        settings.table_megabytes,
-                    )
+                move |state: &State, options: &AlphaBetaOptions<'_>, tables: &[_]| {
+                    alpha_beta_split(make_engine, &eval, state, options, tables)
                 },
             ));
+            // Made once, not at every search: a table is written over when made, and
+            // what one search stored helps the next.
+            let megabytes = settings.table_megabytes / settings.threads;
+            ai.split_tables = (0..settings.threads)
+                .map(|_| TranspositionTable::with_megabytes(megabytes))
+                .collect();
+            // The one-thread search's table goes unused.
+            ai.table = TranspositionTable::with_megabytes(1);
         }
         ai
     }
@@ -210,6 +215,7 @@ impl<'g, G: Game, E: Evaluator<G>> Ai<'g, G, E> {
             rng: SplitMix64::new(settings.seed),
             searches: 0,
             split: None,
+            split_tables: Vec::new(),
         }
     }
 
@@ -233,6 +239,9 @@ impl<'g, G: Game, E: Evaluator<G>> Ai<'g, G, E> {
     /// Forgets what earlier searches stored (a new game).
     pub fn new_game(&mut self) {
         self.table.clear();
+        for table in &self.split_tables {
+            table.clear();
+        }
     }
 
     /// Whether the rules have decided the game in `state`.
@@ -302,7 +311,7 @@ impl<'g, G: Game, E: Evaluator<G>> Ai<'g, G, E> {
                 };
                 let found = match &self.split {
                     Some(split) => {
-                        let found = split(state, &options)?;
+                        let found = split(state, &options, &self.split_tables)?;
                         let mut on_iteration = on_iteration;
                         on_iteration(&found.iteration);
                         found

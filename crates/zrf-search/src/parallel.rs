@@ -3,10 +3,11 @@
 //! engine and rebuilds the position from a [`Snapshot`](zrf_runtime::Snapshot).
 //!
 //! Alpha-beta splits the root moves: thread `k` searches the moves whose place in the
-//! legal move list is `k` modulo the thread count, with its own transposition table,
-//! and at the deepest depth every thread completed the best score wins (ties: the
-//! earlier move). The same thread count and limits in depth or nodes give the same
-//! move on every run. Perft splits the root moves the same way.
+//! legal move list is `k` modulo the thread count, with its own transposition table
+//! (which a player keeps from one search to the next), and at the deepest depth every
+//! thread completed the best score wins (ties: the earlier move). The same thread
+//! count, limits in depth or nodes and searches before give the same move on every
+//! run. Perft splits the root moves the same way.
 
 use std::thread;
 
@@ -19,22 +20,31 @@ use crate::tt::TranspositionTable;
 /// Makes an engine of the game on the thread that calls it.
 pub type MakeEngine<'a, T> = &'a (dyn Fn() -> Engine<T> + Sync);
 
-/// [`alpha_beta`] with the root moves shared between `threads` threads (see the
-/// module documentation); each thread's table has `table_megabytes / threads` MB.
+/// [`alpha_beta`] with the root moves shared between threads, one per table of
+/// `tables` (see the module documentation): thread `k` keeps what it finds in
+/// `tables[k]`, which a player keeps from one search to the next, as a one-thread
+/// search keeps its table. Without tables, one thread searches with a table of its own.
 pub fn alpha_beta_split<T: Templates>(
     make_engine: MakeEngine<'_, T>,
     eval: &RulesEval,
     state: &State,
     options: &AlphaBetaOptions<'_>,
-    threads: usize,
-    table_megabytes: usize,
+    tables: &[TranspositionTable],
 ) -> Option<Found> {
+    let own_table;
+    let tables = match tables {
+        [] => {
+            own_table = [TranspositionTable::with_megabytes(1)];
+            &own_table[..]
+        }
+        tables => tables,
+    };
     let engine = make_engine();
     let moves = engine.legal_moves(state);
     if moves.is_empty() || (!options.past_result && engine.outcome(state, &moves).is_some()) {
         return None;
     }
-    let threads = threads.clamp(1, moves.len());
+    let threads = tables.len().min(moves.len());
     let snapshot = state.snapshot();
     let shares: Vec<Vec<usize>> = (0..threads)
         .map(|k| (k..moves.len()).step_by(threads).collect())
@@ -42,18 +52,18 @@ pub fn alpha_beta_split<T: Templates>(
     let results: Vec<(Vec<Iteration>, Option<Found>)> = thread::scope(|scope| {
         let handles: Vec<_> = shares
             .iter()
-            .map(|share| {
+            .zip(tables)
+            .map(|(share, table)| {
                 let snapshot = &snapshot;
                 scope.spawn(move || {
                     let engine = make_engine();
                     let state = State::from_snapshot(&engine.tables, snapshot);
-                    let table = TranspositionTable::with_megabytes(table_megabytes / threads);
                     let options = AlphaBetaOptions {
                         root_moves: Some(share),
                         ..*options
                     };
                     let mut iterations = Vec::new();
-                    let found = alpha_beta(&engine, eval, &table, &state, &options, |it| {
+                    let found = alpha_beta(&engine, eval, table, &state, &options, |it| {
                         iterations.push(it.clone());
                     });
                     (iterations, found)
