@@ -292,8 +292,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             return self.captures_any_of_among(state, turn, targets, kept, threats, None);
         };
         // Only the pieces whose reach includes a target can capture there.
-        let mut threats = ThreatMask::new(state.own_words(attacker).len());
-        threats.fill(reach, state, attacker, targets);
+        let threats = ThreatMask::of(reach, state, attacker, targets);
         let found = self.captures_any_of_among(state, turn, targets, kept, threats.squares(), None);
         // The reach's invariant: no step outside it removes a piece (a piece landing
         // where its template found the square empty removes none).

@@ -100,20 +100,46 @@ pub struct Steps {
     /// are dropped as they come (see [`Steps::loud_only`]).
     loud_only: bool,
     /// Whether the turns of one plain movement that would be kept and need no test are
-    /// counted instead (see [`Steps::counting_plain`]), and how many were.
+    /// counted instead (see [`Steps::counting_plain`]), and what was counted.
     counting: bool,
-    counted: u32,
-    /// The move type of the turns counted, and whether they had several (which
-    /// `move-priorities` may rank apart).
-    counted_type: Option<Option<MoveType>>,
-    counted_types_differ: bool,
-    /// The routes of the turns counted. Only a turn of one step, one movement and no
-    /// continuation can do what a counted one does, and such a turn is counted whenever
-    /// one of the same route is (whether it is kept, and whether the screen decides it,
-    /// depends on its route, and on its move type only under priorities, which keep all
-    /// of a type or none): counted turns are told apart from every other when these
-    /// routes all differ.
-    counted_routes: Routes,
+    counted: Counted,
+}
+
+/// What [`Steps::counting_plain`] counted instead of keeping.
+#[derive(Clone, Copy, Debug)]
+struct Counted {
+    turns: u32,
+    /// Their move type, and whether they had several (which `move-priorities` may rank
+    /// apart).
+    move_type: Option<Option<MoveType>>,
+    types_differ: bool,
+    /// Their routes. Only a turn of one step, one movement and no continuation can do
+    /// what a counted one does, and such a turn is counted whenever one of the same
+    /// route is (whether it is kept, and whether the screen decides it, depends on its
+    /// route, and on its move type only under priorities, which keep all of a type or
+    /// none): counted turns are told apart from every other when these routes all
+    /// differ.
+    routes: Routes,
+}
+
+impl Counted {
+    const NONE: Counted = Counted {
+        turns: 0,
+        move_type: None,
+        types_differ: false,
+        routes: Routes::STARTING,
+    };
+
+    /// Counts a turn from `from` to `to` of `move_type` instead of keeping it.
+    #[inline]
+    fn note(&mut self, from: Pos, to: Pos, move_type: Option<MoveType>) {
+        self.turns += 1;
+        self.routes.note(Some(from), to);
+        match self.move_type {
+            None => self.move_type = Some(move_type),
+            Some(counted) => self.types_differ |= counted != move_type,
+        }
+    }
 }
 
 /// Which steps [`Steps`] keeps: one choice, so that the usual one costs one test per step.
@@ -268,10 +294,7 @@ impl Steps {
             anchor: None,
             loud_only: false,
             counting: false,
-            counted: 0,
-            counted_type: None,
-            counted_types_differ: false,
-            counted_routes: Routes::starting(false),
+            counted: Counted::NONE,
         }
     }
 
@@ -359,22 +382,10 @@ impl Steps {
         };
         match (self.counting && plain_movement && kept && settled, changes) {
             (true, &[Change::Move { from, to }]) => {
-                self.count_instead(from, to, move_type);
+                self.counted.note(from, to, move_type);
                 false
             }
             _ => kept,
-        }
-    }
-
-    /// Counts a turn from `from` to `to` of `move_type` instead of keeping it (see
-    /// [`Steps::counting_plain`]).
-    #[inline]
-    fn count_instead(&mut self, from: Pos, to: Pos, move_type: Option<MoveType>) {
-        self.counted += 1;
-        self.counted_routes.note(Some(from), to);
-        match self.counted_type {
-            None => self.counted_type = Some(move_type),
-            Some(counted) => self.counted_types_differ |= counted != move_type,
         }
     }
 
@@ -415,15 +426,15 @@ impl Steps {
     /// How many turns [`Steps::counting_plain`] counted without keeping them, and their
     /// move type where they all have one (`Some(None)`: untyped).
     pub(crate) fn counted(&self) -> (usize, Option<Option<MoveType>>) {
-        let one_type = self.counted_type.filter(|_| !self.counted_types_differ);
-        (self.counted as usize, one_type)
+        let one_type = (self.counted.move_type).filter(|_| !self.counted.types_differ);
+        (self.counted.turns as usize, one_type)
     }
 
     /// Whether a turn [`Steps::counting_plain`] counted may do what another turn does
-    /// (see [`Steps::counted_routes`]): then only the whole list tells how many turns
+    /// (see [`Counted::routes`]): then only the whole list tells how many turns
     /// differ.
     pub(crate) fn counted_may_repeat(&self) -> bool {
-        !self.counted_routes.all_differ()
+        !self.counted.routes.all_differ()
     }
 
     /// With [`Steps::screening`] and no partial step kept: which turns the attack test
@@ -453,10 +464,7 @@ impl Steps {
     #[inline(never)]
     fn start_narrowing(&mut self, narrowed: MoveType) -> bool {
         self.moves.clear();
-        self.counted = 0;
-        self.counted_type = None;
-        self.counted_types_differ = false;
-        self.counted_routes = Routes::starting(false);
+        self.counted = Counted::NONE;
         self.routes = Routes::starting(false);
         self.first_partial = None;
         self.keep = Keep::Narrowing(narrowed, true);
@@ -531,7 +539,7 @@ impl Steps {
     /// length of the list the general path would make.
     #[inline]
     fn listed(&self) -> usize {
-        self.moves.len() + self.counted as usize
+        self.moves.len() + self.counted.turns as usize
     }
 
     /// The steps kept and counted since [`Steps::start_afresh`].

@@ -295,11 +295,14 @@ impl Routes {
         !self.clash
     }
 
+    /// No turn noted, no clash.
+    pub(crate) const STARTING: Routes = Routes::starting(false);
+
     /// No route yet; `clash` when there are turns whose routes were not followed.
     /// Field by field, in place: a value built apart and copied in stalls the copy
     /// (see `Steps::of`).
     #[inline]
-    pub(crate) fn starting(clash: bool) -> Routes {
+    pub(crate) const fn starting(clash: bool) -> Routes {
         Routes {
             origins: [0; 4],
             run_origin: None,

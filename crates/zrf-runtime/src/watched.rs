@@ -66,6 +66,19 @@ impl ThreatMask {
         }
     }
 
+    /// The pieces of `attacker` in `state` that may hit one of `targets` (see
+    /// [`ThreatMask::fill`]).
+    pub(crate) fn of(
+        reach: &Reach,
+        state: &State,
+        attacker: PlayerIx,
+        targets: &[Pos],
+    ) -> ThreatMask {
+        let mut mask = ThreatMask::new(state.own_words(attacker).len());
+        mask.fill(reach, state, attacker, targets);
+        mask
+    }
+
     fn words_mut(&mut self) -> &mut [u64] {
         match self.inline.get_mut(..self.words) {
             Some(words) => words,
@@ -144,11 +157,7 @@ impl Watched {
     ) -> Watched {
         let threats = match &tables.reach {
             None => state.squares_of(attacker).collect(),
-            Some(reach) => {
-                let mut mask = ThreatMask::new(state.own_words(attacker).len());
-                mask.fill(reach, state, attacker, &targets);
-                mask.squares().collect()
-            }
+            Some(reach) => (ThreatMask::of(reach, state, attacker, &targets).squares()).collect(),
         };
         Watched {
             owner,
