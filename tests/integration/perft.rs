@@ -647,6 +647,39 @@ fn position_hashes_kept_along_a_game_match_hashing_from_scratch() {
     }
 }
 
+#[test]
+fn a_turn_made_in_place_gives_the_position_play_gives_and_taking_it_back_restores_it() {
+    // Every legal turn of every position of random games, made on the position itself
+    // and taken back: castling, en passant and promotion (chess), capture chains
+    // (checkers), drops, stocks and attributes (hop and drop), cannons (xiangqi).
+    for sample in [
+        "chess.zrf",
+        "checkers.zrf",
+        "hopdrop.zrf",
+        "minishogi.zrf",
+        "xiangqi.zrf",
+    ] {
+        let engine = engine(sample);
+        let mut turns = 0;
+        for seed in 1..=4 {
+            zrf_search::playout(&engine, seed, 120, |state| {
+                let before = state.snapshot();
+                let mut scratch = state.clone();
+                for mv in engine.legal_moves(state) {
+                    let played = engine.play(state, &mv).snapshot();
+                    let undo = engine.make(&mut scratch, &mv);
+                    assert_eq!(scratch.snapshot(), played, "{sample}: made in place");
+                    engine.unmake(&mut scratch, undo);
+                    assert_eq!(scratch.snapshot(), before, "{sample}: taken back");
+                    turns += 1;
+                }
+                true
+            });
+        }
+        assert!(turns > 500, "{sample}: {turns} turns");
+    }
+}
+
 /// Chess perft 4 from `start` under an attack test that trusts a wrong reach table:
 /// release builds miss checks and count otherwise than 197,281; debug builds check
 /// every attack test (castling asks `attacked?`) against every template, and stop.
@@ -982,8 +1015,8 @@ fn shuffle_game(goals: &str) -> interp::Interpreted {
 fn shuffle_twice(engine: &interp::Interpreted) -> (State, Vec<Option<Outcome>>, Vec<usize>) {
     let mut state = engine.start();
     let (mut results, mut seen) = (Vec::new(), Vec::new());
-    // Every other move is played into a reused position, as a search does: the history
-    // must still be the game's, not the reused position's.
+    // Moves are played into a reused position, as a search does, into a new one, and in
+    // place, as a random playout does: the history must still be the game's.
     let mut spare = engine.start();
     let moves_played = ["a1 - b1", "d1 - c1", "b1 - a1", "c1 - d1"].repeat(2);
     for (ply, notation) in moves_played.into_iter().enumerate() {
@@ -993,11 +1026,13 @@ fn shuffle_twice(engine: &interp::Interpreted) -> (State, Vec<Option<Outcome>>, 
             .iter()
             .find(|m| engine.notation(&state, m).ends_with(notation))
             .unwrap_or_else(|| panic!("{notation} should be legal"));
-        if ply % 2 == 0 {
-            engine.play_into(&state, mv, &mut spare);
-            std::mem::swap(&mut state, &mut spare);
-        } else {
-            state = engine.play(&state, mv);
+        match ply % 3 {
+            0 => {
+                engine.play_into(&state, mv, &mut spare);
+                std::mem::swap(&mut state, &mut spare);
+            }
+            1 => state = engine.play(&state, mv),
+            _ => drop(engine.make(&mut state, mv)),
         }
         seen.push(state.occurrences(&engine.tables));
     }

@@ -4,6 +4,7 @@
 use smallvec::SmallVec;
 
 use crate::engine::Engine;
+use crate::game::RandomTurn;
 use crate::guard::{Listing, RoyalGuard};
 use crate::piece::Piece;
 use crate::reach::Reach;
@@ -32,6 +33,24 @@ impl<T: Templates> Engine<T> {
         moves: &mut Vec<Move>,
         after: &mut State,
     ) -> Option<Move> {
+        match self.draw_random_move(state, rng, moves, after)? {
+            RandomTurn::PlayedInto(drawn) => Some(drawn),
+            RandomTurn::Unplayed(drawn) => {
+                self.play_into(state, &drawn, after);
+                Some(drawn)
+            }
+        }
+    }
+
+    /// [`Engine::random_legal_move`], leaving the turn unplayed where it was drawn from
+    /// the list of every legal turn (played in place, it costs no copy of the position).
+    pub fn draw_random_move(
+        &self,
+        state: &State,
+        rng: &mut crate::SplitMix64,
+        moves: &mut Vec<Move>,
+        after: &mut State,
+    ) -> Option<RandomTurn<Move>> {
         let turn = self.turn(state);
         // Priorities, maximal captures and passes choose among the legal turns as a
         // whole (a pass is one more turn to draw): those games list them all.
@@ -43,14 +62,14 @@ impl<T: Templates> Engine<T> {
             .filter(|_| filter_alone)
         else {
             self.legal_moves_into(state, moves);
-            let drawn = (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())?;
-            self.play_into(state, &drawn, after);
-            return Some(drawn);
+            let drawn = (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())))?;
+            return Some(RandomTurn::Unplayed(drawn));
         };
         if let Some(drawn) = self.draw_within_bounds(state, turn, royal, rng, moves, after) {
-            return Some(drawn);
+            return Some(RandomTurn::PlayedInto(drawn));
         }
-        self.draw_screened(state, turn, royal, rng, moves, after)
+        let drawn = self.draw_screened(state, turn, royal, rng, moves, after)?;
+        Some(RandomTurn::PlayedInto(drawn))
     }
 
     /// The last resort of [`Engine::random_legal_move`], where drawn candidates were

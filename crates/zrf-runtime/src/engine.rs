@@ -12,7 +12,7 @@
 use crate::consistency::Inconsistency;
 use crate::gen::Gen;
 use crate::run::Steps;
-use crate::state::State;
+use crate::state::{State, Undo};
 use crate::tables::{PassTurn, Tables, Turn};
 use crate::templates::Templates;
 use crate::turn::{drop_repeated_turns, Move};
@@ -278,6 +278,17 @@ impl<T: Templates> Engine<T> {
         }
         next.turn += 1;
         self.set_hash_after(state, hash, mv, next);
+    }
+
+    /// Plays `mv`, a turn legal in `state`, on `state` itself: it becomes the position
+    /// [`Engine::play`] returns. What it was is returned, for [`Engine::unmake`].
+    pub fn make(&self, state: &mut State, mv: &Move) -> Undo {
+        state.make(&self.tables, &mv.steps, &changed_squares(&mv.steps))
+    }
+
+    /// Takes back the turn [`Engine::make`] played on `state`, which returned `undo`.
+    pub fn unmake(&self, state: &mut State, undo: Undo) {
+        state.unmake(undo);
     }
 
     /// Sets the hash of `next`, the position after `mv` from `state` (whose hash is `hash`).

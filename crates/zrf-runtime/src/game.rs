@@ -4,7 +4,7 @@ use smallvec::{smallvec, SmallVec};
 
 use crate::engine::Engine;
 use crate::goals::Outcome;
-use crate::state::State;
+use crate::state::{State, Undo};
 use crate::templates::Templates;
 use crate::turn::{Move, MoveTraits};
 use crate::{PlayerIx, Pos};
@@ -15,6 +15,8 @@ pub trait Game {
     type State: Clone;
     /// A complete turn.
     type Move: Clone;
+    /// What [`Game::make`] changed in a position, for [`Game::unmake`].
+    type Undo;
 
     /// The position before the first turn.
     fn start(&self) -> Self::State;
@@ -39,6 +41,13 @@ pub trait Game {
     fn play_into(&self, state: &Self::State, mv: &Self::Move, next: &mut Self::State) {
         *next = self.play(state, mv);
     }
+    /// Plays `mv`, a turn legal in `state`, on `state` itself (no copy of the position):
+    /// it becomes what [`Game::play`] returns. What it was is returned, for
+    /// [`Game::unmake`].
+    fn make(&self, state: &mut Self::State, mv: &Self::Move) -> Self::Undo;
+    /// Takes back the turn [`Game::make`] played on `state`, which returned `undo`: the
+    /// turns taken back are the last ones made, in the reverse order.
+    fn unmake(&self, state: &mut Self::State, undo: Self::Undo);
     /// The result if the game is over in `state`, given its legal moves (which matter
     /// only through whether there are any: one legal move stands for all).
     fn outcome(&self, state: &Self::State, moves: &[Self::Move]) -> Option<Outcome>;
@@ -77,6 +86,19 @@ pub trait Game {
         let drawn = (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())?;
         self.play_into(state, &drawn, after);
         Some(drawn)
+    }
+    /// [`Game::random_move`], where the engine may leave the move it drew unplayed: one
+    /// that lists every legal turn to draw from plays the drawn one in place
+    /// ([`Game::make`]) for less than into another position.
+    fn draw_random_move(
+        &self,
+        state: &Self::State,
+        rng: &mut crate::SplitMix64,
+        moves: &mut Vec<Self::Move>,
+        after: &mut Self::State,
+    ) -> Option<RandomTurn<Self::Move>> {
+        let drawn = self.random_move(state, rng, moves, after)?;
+        Some(RandomTurn::PlayedInto(drawn))
     }
     /// The move in saved-game notation.
     fn notation(&self, state: &Self::State, mv: &Self::Move) -> String;
@@ -117,9 +139,28 @@ pub trait Game {
     }
 }
 
+/// A turn [`Game::draw_random_move`] drew.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RandomTurn<M> {
+    /// Played into the position given for the one after it.
+    PlayedInto(M),
+    /// Not played yet.
+    Unplayed(M),
+}
+
+impl<M> RandomTurn<M> {
+    /// The turn drawn.
+    pub fn turn(&self) -> &M {
+        match self {
+            RandomTurn::PlayedInto(turn) | RandomTurn::Unplayed(turn) => turn,
+        }
+    }
+}
+
 impl<T: Templates> Game for Engine<T> {
     type State = State;
     type Move = Move;
+    type Undo = Undo;
 
     fn start(&self) -> State {
         Engine::start(self)
@@ -145,6 +186,14 @@ impl<T: Templates> Game for Engine<T> {
         Engine::play_into(self, state, mv, next)
     }
 
+    fn make(&self, state: &mut State, mv: &Move) -> Undo {
+        Engine::make(self, state, mv)
+    }
+
+    fn unmake(&self, state: &mut State, undo: Undo) {
+        Engine::unmake(self, state, undo)
+    }
+
     fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {
         Engine::outcome(self, state, moves)
     }
@@ -157,6 +206,16 @@ impl<T: Templates> Game for Engine<T> {
         after: &mut State,
     ) -> Option<Move> {
         Engine::random_legal_move(self, state, rng, moves, after)
+    }
+
+    fn draw_random_move(
+        &self,
+        state: &State,
+        rng: &mut crate::SplitMix64,
+        moves: &mut Vec<Move>,
+        after: &mut State,
+    ) -> Option<RandomTurn<Move>> {
+        Engine::draw_random_move(self, state, rng, moves, after)
     }
 
     fn notation(&self, state: &State, mv: &Move) -> String {

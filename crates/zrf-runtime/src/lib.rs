@@ -48,7 +48,7 @@ mod watched;
 pub use attacked::{AttackGuard, Attackers};
 pub use consistency::Inconsistency;
 pub use engine::Engine;
-pub use game::Game;
+pub use game::{Game, RandomTurn};
 pub use gen::Gen;
 pub use goals::Outcome;
 pub use layout::PieceSquares;
@@ -63,7 +63,7 @@ pub use run::{
     move_list_cut_short, Continuation, Fail, Footprint, Loc, MayNote, NeverNote, NoteReads,
     Placement, Run, RunCore, StepResult, Steps, MAX_LIST_MOVES, MAX_LIST_WORK, MAX_LOOP,
 };
-pub use state::{Change, Changes, Snapshot, State, Step};
+pub use state::{Change, Changes, Snapshot, State, Step, Undo};
 pub use tables::{
     Derived, Filter, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place,
     Player, Setup, Tables, Turn, NO_POS,

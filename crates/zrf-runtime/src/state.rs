@@ -10,6 +10,11 @@ use crate::piece::Piece;
 use crate::tables::{Tables, NO_POS};
 use crate::{Kind, MoveType, PieceSquares, PlayerIx, Pos};
 
+mod make;
+
+use make::stock_hash;
+pub use make::Undo;
+
 /// One change a step makes. A step's changes are applied in three passes: movements and
 /// placements, then captures, creations, type and owner changes in recording order, then
 /// attribute writes on the pieces standing on the named squares.
@@ -633,10 +638,7 @@ impl State {
     }
 
     fn stock_hash(&self, tables: &Tables) -> u64 {
-        let slots = self.stock.iter().enumerate();
-        slots.fold(0, |hash, (slot, &count)| {
-            hash ^ tables.zobrist.stock(slot, count)
-        })
+        stock_hash(tables, &self.stock)
     }
 
     fn mover_hash(&self, tables: &Tables) -> u64 {

@@ -8,18 +8,14 @@ use crate::playout::playout;
 /// Leaf count at `depth`: every complete turn is one edge (a chain of partial moves
 /// counts once). A position where the game is over has no children.
 pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
-    let mut levels = vec![(Vec::new(), state.clone()); depth as usize];
-    perft_reusing(game, state, &mut levels)
+    let mut levels = vec![Vec::new(); depth as usize];
+    perft_reusing(game, &mut state.clone(), &mut levels)
 }
 
-/// Perft to the depth of `levels`: one move list and one position per depth, reused by
-/// every position at that depth.
-fn perft_reusing<G: Game>(
-    game: &G,
-    state: &G::State,
-    levels: &mut [(Vec<G::Move>, G::State)],
-) -> u64 {
-    let Some(((moves, next), deeper)) = levels.split_first_mut() else {
+/// Perft to the depth of `levels`, one move list per depth reused by every position at
+/// that depth, on one position: each move is made on it and taken back.
+fn perft_reusing<G: Game>(game: &G, state: &mut G::State, levels: &mut [Vec<G::Move>]) -> u64 {
+    let Some((moves, deeper)) = levels.split_first_mut() else {
         return 1;
     };
     if deeper.is_empty() {
@@ -38,8 +34,9 @@ fn perft_reusing<G: Game>(
     }
     let mut leaves = 0;
     for mv in moves.iter() {
-        game.play_into(state, mv, next);
-        leaves += perft_reusing(game, next, deeper);
+        let undo = game.make(state, mv);
+        leaves += perft_reusing(game, state, deeper);
+        game.unmake(state, undo);
     }
     leaves
 }

@@ -1,7 +1,7 @@
 //! Uniformly random games, seeded: the same seed plays the same game on every engine of
 //! the same rules.
 
-use zrf_runtime::{Game, Outcome, SplitMix64};
+use zrf_runtime::{Game, Outcome, RandomTurn, SplitMix64};
 
 /// How a random playout ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,15 +88,18 @@ pub fn play_randomly<G: Game>(
 ) -> (usize, Option<Outcome>) {
     let mut moves = Vec::new();
     for ply in 0..max_plies {
+        let choice = game.draw_random_move(state, rng, &mut moves, spare);
         // The result depends on the legal moves only through whether there are any.
-        let choice = game.random_move(state, rng, &mut moves, spare);
-        if let Some(outcome) = game.outcome(state, choice.as_slice()) {
+        let drawn = choice.as_ref().map(RandomTurn::turn);
+        if let Some(outcome) = game.outcome(state, drawn.map(std::slice::from_ref).unwrap_or(&[])) {
             return (ply, Some(outcome));
         }
-        if choice.is_none() {
-            return (ply, None);
+        match choice {
+            None => return (ply, None),
+            Some(RandomTurn::PlayedInto(_)) => std::mem::swap(state, spare),
+            // Nothing takes it back: the position goes on from there.
+            Some(RandomTurn::Unplayed(turn)) => drop(game.make(state, &turn)),
         }
-        std::mem::swap(state, spare);
     }
     (max_plies, None)
 }

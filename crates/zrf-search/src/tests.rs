@@ -29,6 +29,7 @@ struct Heap {
 impl Game for Nim {
     type State = Heap;
     type Move = u32;
+    type Undo = Heap;
 
     fn start(&self) -> Heap {
         Heap {
@@ -48,6 +49,15 @@ impl Game for Nim {
             turn: state.turn + 1,
             last: Some(self.to_move(state)),
         }
+    }
+
+    fn make(&self, state: &mut Heap, mv: &u32) -> Heap {
+        let after = self.play(state, mv);
+        std::mem::replace(state, after)
+    }
+
+    fn unmake(&self, state: &mut Heap, before: Heap) {
+        *state = before;
     }
 
     fn outcome(&self, state: &Heap, _: &[u32]) -> Option<Outcome> {

@@ -1,0 +1,111 @@
+//! A turn played on a position in place, and taken back: a search walks its tree on one
+//! position, and a random playout goes on on one, without copying the board at every
+//! move. The steps are applied by [`State::apply_step`], as when a turn is played into
+//! another position, and the hash is brought up to date from the squares they change.
+
+use std::cell::OnceCell;
+use std::rc::Rc;
+
+use smallvec::SmallVec;
+
+use super::State;
+use crate::history::History;
+use crate::piece::Piece;
+use crate::state::Step;
+use crate::tables::Tables;
+use crate::Pos;
+
+/// What [`State::make`] changed in a position, for [`State::unmake`] to put back.
+#[derive(Debug)]
+pub struct Undo {
+    /// Each square the turn changed, with what stood there before it.
+    squares: SmallVec<[(Pos, Option<Piece>); 4]>,
+    /// The stocks before (shared, not copied: a step that changes them copies them).
+    stock: Rc<[u32]>,
+    turn: u32,
+    last_from: Option<Pos>,
+    last_to: Option<Pos>,
+    last_captured: SmallVec<[Piece; 4]>,
+    hash: Option<u64>,
+    previous: Option<History>,
+    /// The history of the position's successors, kept for the next turn made from it.
+    entry: OnceCell<History>,
+}
+
+impl State {
+    /// Plays the turn of these `steps` (none: a pass) on this position, whose squares
+    /// `changed` (each once) are all the steps change: the position becomes the one
+    /// [`crate::Engine::play`] makes, history and hash included. What it was is returned,
+    /// for [`State::unmake`].
+    pub(crate) fn make(&mut self, tables: &Tables, steps: &[Step], changed: &[Pos]) -> Undo {
+        let hash = self.hash(tables);
+        let mut next_hash = hash ^ self.mover_hash(tables);
+        let mut squares = SmallVec::new();
+        for &pos in changed {
+            next_hash ^= self.square_hash(tables, pos);
+            squares.push((pos, self.board[pos as usize]));
+        }
+        let previous = Some(self.history_entry(hash).clone());
+        let undo = Undo {
+            squares,
+            stock: Rc::clone(&self.stock),
+            turn: self.turn,
+            last_from: self.last_from,
+            last_to: self.last_to,
+            last_captured: std::mem::take(&mut self.last_captured),
+            hash: self.hash,
+            previous: std::mem::replace(&mut self.previous, previous),
+            entry: std::mem::take(&mut self.entry),
+        };
+        for step in steps {
+            self.apply_step(tables, step);
+        }
+        if steps.is_empty() {
+            self.last_from = None;
+            self.last_to = None;
+        }
+        self.turn += 1;
+        next_hash ^= self.mover_hash(tables);
+        for &pos in changed {
+            next_hash ^= self.square_hash(tables, pos);
+        }
+        if !Rc::ptr_eq(&self.stock, &undo.stock) && self.stock != undo.stock {
+            next_hash ^= stock_hash(tables, &undo.stock) ^ stock_hash(tables, &self.stock);
+        }
+        self.hash = Some(next_hash);
+        debug_assert_eq!(
+            next_hash,
+            self.position_hash(tables),
+            "the hash kept in place differs from the position's after {steps:?}"
+        );
+        undo
+    }
+
+    /// Takes back the turn [`State::make`] played, which returned `undo`: the position is
+    /// again the one it was, history and hash included.
+    pub(crate) fn unmake(&mut self, undo: Undo) {
+        for &(pos, piece) in undo.squares.iter().rev() {
+            self.put(pos, piece);
+        }
+        self.stock = undo.stock;
+        self.turn = undo.turn;
+        self.last_from = undo.last_from;
+        self.last_to = undo.last_to;
+        self.last_captured = undo.last_captured;
+        self.hash = undo.hash;
+        self.previous = undo.previous;
+        self.entry = undo.entry;
+        debug_assert!(
+            self.occupancy_matches_board(),
+            "occupancy bitsets out of step with the board after a turn was taken back"
+        );
+    }
+}
+
+/// The part of [`State::position_hash`] that stands for the stocks.
+pub(super) fn stock_hash(tables: &Tables, stock: &[u32]) -> u64 {
+    let slots = stock.iter().enumerate();
+    slots.fold(0, |hash, (slot, &count)| {
+        hash ^ tables.zobrist.stock(slot, count)
+    })
+}
