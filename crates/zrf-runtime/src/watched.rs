@@ -36,13 +36,18 @@ pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> S
     let by_kind = state.kinds_words(owner);
     // No words for someone who is not a player, or a board of no squares.
     let words = state.own_words(owner).len();
-    let royal_word = |word: usize| {
-        let by_kind = by_kind.iter().skip(word).step_by(words);
-        (by_kind.zip(royal).filter(|(_, &r)| r)).fold(0, |bits, (&own, _)| bits | own)
-    };
-    squares_in((0..words).map(royal_word))
-        .map(|square| square as Pos)
-        .collect()
+    let mut squares = SmallVec::new();
+    for word in 0..words {
+        let mut bits = 0;
+        for (kind, _) in royal.iter().enumerate().filter(|(_, &r)| r) {
+            bits |= by_kind.get(kind * words + word).copied().unwrap_or(0);
+        }
+        while bits != 0 {
+            squares.push((word * 64) as Pos + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+    }
+    squares
 }
 
 /// The squares of an attacker's pieces that may hit some targets, as a bitset over
