@@ -6,6 +6,17 @@ use std::path::Path;
 use zrf::interp;
 use zrf_runtime::{Game, Outcome, State};
 
+/// The bundled samples whose pieces move (not only drop): chess (castling, en passant,
+/// promotion), checkers (capture chains), hop and drop (drops, stocks, attributes),
+/// minishogi (hands, promotion) and xiangqi.
+pub const PLAYED_SAMPLES: [&str; 5] = [
+    "chess.zrf",
+    "checkers.zrf",
+    "hopdrop.zrf",
+    "minishogi.zrf",
+    "xiangqi.zrf",
+];
+
 pub fn engine(sample: &str) -> interp::Interpreted {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("zrf-samples")
@@ -652,13 +663,7 @@ fn a_turn_made_in_place_gives_the_position_play_gives_and_taking_it_back_restore
     // Every legal turn of every position of random games, made on the position itself
     // and taken back: castling, en passant and promotion (chess), capture chains
     // (checkers), drops, stocks and attributes (hop and drop), cannons (xiangqi).
-    for sample in [
-        "chess.zrf",
-        "checkers.zrf",
-        "hopdrop.zrf",
-        "minishogi.zrf",
-        "xiangqi.zrf",
-    ] {
+    for sample in PLAYED_SAMPLES {
         let engine = engine(sample);
         let mut turns = 0;
         for seed in 1..=4 {

@@ -8,7 +8,7 @@ use zrf::interp::Interpreted;
 use zrf_runtime::{Game, Outcome, PlayerIx, SplitMix64, State};
 use zrf_search::{Ai, Algorithm, Limits, Settings};
 
-use crate::perft::{after, engine};
+use crate::perft::{after, engine, PLAYED_SAMPLES};
 
 /// Légal's mate: after 5...Bxd1?? White mates with 6.Bxf7+ Ke7 7.Nd5#.
 const LEGALS_MATE: [&str; 10] = [
@@ -783,13 +783,7 @@ fn results_supposing_a_move_agree_with_the_listed_moves_wherever_there_is_one() 
 
 #[test]
 fn the_loud_legal_moves_are_the_legal_moves_filtered() {
-    for sample in [
-        "chess.zrf",
-        "checkers.zrf",
-        "hopdrop.zrf",
-        "minishogi.zrf",
-        "xiangqi.zrf",
-    ] {
+    for sample in PLAYED_SAMPLES {
         let engine = engine(sample);
         let mut loud = Vec::new();
         let (mut compared, mut quiet) = (0, 0);

@@ -18,6 +18,10 @@
 //! captures away from those squares and the royal ones gets that answer without being
 //! played. [`Engine::royal_guard_violation`] checks both shortcuts against a fresh scan.
 //!
+//! A turn is played into another position ([`Engine::play_into`]) or on the position
+//! itself, from which an undo record takes it back ([`Engine::make`], [`Engine::unmake`]):
+//! perft walks its tree on one position, and a random playout goes on on one.
+//!
 //! This crate does not depend on the compiler.
 
 #![deny(missing_docs)]

@@ -15,7 +15,8 @@ use crate::state::Step;
 use crate::tables::Tables;
 use crate::Pos;
 
-/// What [`State::make`] changed in a position, for [`State::unmake`] to put back.
+/// What [`crate::Engine::make`] changed in a position, for [`crate::Engine::unmake`] to put
+/// back.
 #[derive(Debug)]
 pub struct Undo {
     /// Each square the turn changed, with what stood there before it.
