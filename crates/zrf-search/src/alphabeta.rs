@@ -196,9 +196,11 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
         1 => 1,
         _ => options.limits.depth.unwrap_or(64).max(1),
     };
+    // The tree is walked on one position, each move made on it and taken back.
+    let mut position = state.clone();
     for depth in 1..=max_depth {
         let last = found.as_ref().map(|f| f.iteration.score);
-        let best = searcher.aspiration(state, &moves, &order, depth, last);
+        let best = searcher.aspiration(&mut position, &moves, &order, depth, last);
         let Some((index, score)) = best else { break };
         if let Some(at) = order.iter().position(|&i| i == index) {
             order[..=at].rotate_right(1);
@@ -249,7 +251,7 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
     })
 }
 
-/// The buffers of one ply: its moves, their order, and the position after each.
+/// The buffers of one ply: its moves and their order.
 struct Ply<G: Game> {
     moves: Vec<G::Move>,
     /// Per move (by index): its traits, worked out once when the moves are ordered.
@@ -257,7 +259,6 @@ struct Ply<G: Game> {
     /// Per move (by index): what it wins at once, for captures and promotions.
     gains: Vec<MoveGain>,
     order: Vec<(i32, u32)>,
-    child: Option<G::State>,
 }
 
 impl<G: Game> Default for Ply<G> {
@@ -267,19 +268,7 @@ impl<G: Game> Default for Ply<G> {
             traits: Vec::new(),
             gains: Vec::new(),
             order: Vec::new(),
-            child: None,
         }
-    }
-}
-
-impl<G: Game> Ply<G> {
-    /// The position after move `index`, written into this ply's buffer.
-    fn play(&mut self, game: &G, state: &G::State, index: usize) -> &G::State {
-        let mv = &self.moves[index];
-        if let Some(child) = &mut self.child {
-            game.play_into(state, mv, child);
-        }
-        self.child.get_or_insert_with(|| game.play(state, mv))
     }
 }
 
@@ -383,20 +372,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         }
     }
 
-    /// The value of a child for the side moving at its parent (`mover`).
+    /// The value for the side moving at its parent (`mover`) of the child `state` is
+    /// now (the parent with a move made).
     fn child_value(
         &mut self,
-        child: &G::State,
+        state: &mut G::State,
         mover: PlayerIx,
         depth: i32,
         alpha: i32,
         beta: i32,
         ply: usize,
     ) -> i32 {
-        if self.same_side(mover, self.game.to_move(child)) {
-            self.node(child, depth, alpha, beta, ply)
+        if self.same_side(mover, self.game.to_move(state)) {
+            self.node(state, depth, alpha, beta, ply)
         } else {
-            -self.node(child, depth, -beta, -alpha, ply)
+            -self.node(state, depth, -beta, -alpha, ply)
         }
     }
 
@@ -404,7 +394,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// (`last`), widened and searched again while the score falls outside it.
     fn aspiration(
         &mut self,
-        state: &G::State,
+        state: &mut G::State,
         moves: &[G::Move],
         order: &[usize],
         depth: u32,
@@ -436,7 +426,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// and its score (a bound when outside the window).
     fn root(
         &mut self,
-        state: &G::State,
+        state: &mut G::State,
         moves: &[G::Move],
         order: &[usize],
         depth: i32,
@@ -451,17 +441,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let mut best: Option<(usize, i32)> = None;
         for (n, &index) in order.iter().enumerate() {
             self.arrived_by[1] = Some(self.game.move_traits(state, &level.moves[index]));
-            let child = level.play(self.game, state, index);
-            let value = if n == 0 || self.same_side(mover, self.game.to_move(child)) {
-                self.child_value(child, mover, depth - 1, alpha, beta, 1)
+            let undo = self.game.make(state, &level.moves[index]);
+            let value = if n == 0 || self.same_side(mover, self.game.to_move(state)) {
+                self.child_value(state, mover, depth - 1, alpha, beta, 1)
             } else {
-                let probe = self.child_value(child, mover, depth - 1, alpha, alpha + 1, 1);
+                let probe = self.child_value(state, mover, depth - 1, alpha, alpha + 1, 1);
                 if probe > alpha && !self.stopped {
-                    self.child_value(child, mover, depth - 1, alpha, beta, 1)
+                    self.child_value(state, mover, depth - 1, alpha, beta, 1)
                 } else {
                     probe
                 }
             };
+            self.game.unmake(state, undo);
             if self.stopped {
                 break;
             }
@@ -490,7 +481,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
 
     fn node(
         &mut self,
-        state: &G::State,
+        state: &mut G::State,
         mut depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -563,27 +554,29 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 continue;
             }
             self.arrived_by[ply + 1] = Some(traits);
-            let child = level.play(self.game, state, index);
-            let same = self.same_side(mover, self.game.to_move(child));
+            let undo = self.game.make(state, &level.moves[index]);
+            let same = self.same_side(mover, self.game.to_move(state));
             let value = if n == 0 || same {
-                self.child_value(child, mover, depth - 1, alpha, beta, ply + 1)
+                self.child_value(state, mover, depth - 1, alpha, beta, ply + 1)
             } else {
                 let reduction = if quiet && !killer && !in_check {
                     late_move_reduction(depth, n)
                 } else {
                     0
                 };
-                let narrow =
-                    |s: &mut Self, d| s.child_value(child, mover, d, alpha, alpha + 1, ply + 1);
-                let mut value = narrow(self, depth - 1 - reduction);
+                let narrow = |s: &mut Self, state: &mut G::State, d| {
+                    s.child_value(state, mover, d, alpha, alpha + 1, ply + 1)
+                };
+                let mut value = narrow(self, state, depth - 1 - reduction);
                 if value > alpha && reduction > 0 {
-                    value = narrow(self, depth - 1);
+                    value = narrow(self, state, depth - 1);
                 }
                 if value > alpha && value < beta {
-                    value = self.child_value(child, mover, depth - 1, alpha, beta, ply + 1);
+                    value = self.child_value(state, mover, depth - 1, alpha, beta, ply + 1);
                 }
                 value
             };
+            self.game.unmake(state, undo);
             if self.stopped {
                 self.give_ply(ply, level);
                 return 0;
@@ -631,7 +624,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// A random player's node: the mean value of (up to [`CHANCE_MOVES`] of) its moves.
     fn chance(
         &mut self,
-        state: &G::State,
+        state: &mut G::State,
         level: &mut Ply<G>,
         mover: PlayerIx,
         depth: i32,
@@ -642,8 +635,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let (mut total, mut tried) = (0i64, 0i64);
         for index in (0..count).step_by(stride) {
             self.arrived_by[ply + 1] = None;
-            let child = level.play(self.game, state, index);
-            let value = self.child_value(child, mover, depth - 1, -INFINITY, INFINITY, ply + 1);
+            let undo = self.game.make(state, &level.moves[index]);
+            let value = self.child_value(state, mover, depth - 1, -INFINITY, INFINITY, ply + 1);
+            self.game.unmake(state, undo);
             if self.stopped {
                 return 0;
             }
@@ -669,14 +663,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         if self.in_null || ply + 2 >= MAX_PLY || !self.eval.null_move_allowed(self.game, state) {
             return None;
         }
-        let passed = self.game.null_move(state)?;
+        let mut passed = self.game.null_move(state)?;
         if self.same_side(mover, self.game.to_move(&passed)) {
             return None;
         }
         let reduction = 3 + depth / 6 + ((stand - beta) / 200).clamp(0, 2);
         self.in_null = true;
         self.arrived_by[ply + 1] = None;
-        let value = -self.node(&passed, depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+        let value = -self.node(
+            &mut passed,
+            depth - 1 - reduction,
+            -beta,
+            -beta + 1,
+            ply + 1,
+        );
         self.in_null = false;
         // A win found after passing is not one the side can count on.
         (value >= beta && !self.stopped).then_some(value.min(WIN_BOUND))
@@ -685,7 +685,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// Sorts the moves of `level`, best first: the table's move, captures (most
     /// valuable victim, then least valuable attacker) and promotions, killers, then by
     /// history.
-    fn order(&self, state: &G::State, level: &mut Ply<G>, table_move: Option<usize>, ply: usize) {
+    fn order(
+        &self,
+        state: &mut G::State,
+        level: &mut Ply<G>,
+        table_move: Option<usize>,
+        ply: usize,
+    ) {
         level.order.clear();
         level.traits.clear();
         let counter = self.arrived_by[ply].and_then(|before| self.counters[history_slot(before)]);
@@ -698,8 +704,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 let gain = self.eval.move_gain(self.game, state, &level.moves[index]);
                 let order = capture_order(gain, traits);
                 let losing = may_lose_exchange(gain, traits) && {
-                    let child = level.play(self.game, state, index);
-                    self.loses_exchange(state, child, gain, traits)
+                    let mover = self.game.to_move(state);
+                    let undo = self.game.make(state, &level.moves[index]);
+                    let losing = self.loses_exchange(mover, state, gain, traits);
+                    self.game.unmake(state, undo);
+                    losing
                 };
                 if losing {
                     // After every quiet move.
@@ -724,23 +733,22 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             .sort_unstable_by_key(|&(score, index)| (-score, index));
     }
 
-    /// Whether a capture (`child` is the position after it) risks more than it takes: the piece that
-    /// moves is worth more than what it takes, and the other side can take it where it
-    /// lands. A static exchange cut short at the first recapture (what stands behind
-    /// either side is not weighed), to put such captures last and leave them out of
-    /// the quiescence search.
+    /// Whether a capture by `mover` (`after` is the position after it) risks more than
+    /// it takes: the piece that moves is worth more than what it takes, and the other
+    /// side can take it where it lands. A static exchange cut short at the first
+    /// recapture (what stands behind either side is not weighed), to put such captures
+    /// last and leave them out of the quiescence search.
     fn loses_exchange(
         &self,
-        state: &G::State,
-        child: &G::State,
+        mover: PlayerIx,
+        after: &G::State,
         gain: MoveGain,
         traits: MoveTraits,
     ) -> bool {
         let Some(to) = traits.to.filter(|_| may_lose_exchange(gain, traits)) else {
             return false;
         };
-        let mover = self.game.to_move(state);
-        !self.same_side(mover, self.game.to_move(child)) && self.game.can_take(child, to)
+        !self.same_side(mover, self.game.to_move(after)) && self.game.can_take(after, to)
     }
 
     /// Captures and promotions only, until the position is quiet; the side to move may
@@ -749,7 +757,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// check would ignore a mate or the loss of what must move to parry it).
     fn quiesce(
         &mut self,
-        state: &G::State,
+        state: &mut G::State,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -841,15 +849,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             {
                 continue;
             }
-            let child = level.play(self.game, state, index);
-            if !forced && self.loses_exchange(state, child, gain, traits) {
+            let undo = self.game.make(state, &level.moves[index]);
+            if !forced && self.loses_exchange(mover, state, gain, traits) {
+                self.game.unmake(state, undo);
                 continue;
             }
-            let value = if self.same_side(mover, self.game.to_move(child)) {
-                self.quiesce(child, alpha, beta, ply + 1, depth + 1)
+            let value = if self.same_side(mover, self.game.to_move(state)) {
+                self.quiesce(state, alpha, beta, ply + 1, depth + 1)
             } else {
-                -self.quiesce(child, -beta, -alpha, ply + 1, depth + 1)
+                -self.quiesce(state, -beta, -alpha, ply + 1, depth + 1)
             };
+            self.game.unmake(state, undo);
             best = best.max(value);
             alpha = alpha.max(value);
             if alpha >= beta {

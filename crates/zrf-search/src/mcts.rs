@@ -178,7 +178,7 @@ impl<G: Game, E: Evaluator<G>> Tree<'_, G, E> {
                 Some(c) => c as usize,
                 None => self.select(at, first, count),
             };
-            self.play(state, spare, child);
+            self.play(state, child);
             path.push(child);
             at = child;
             if unvisited.is_some() {
@@ -192,11 +192,11 @@ impl<G: Game, E: Evaluator<G>> Tree<'_, G, E> {
         }
     }
 
-    /// Plays the move into node `child` on `state`.
-    fn play(&self, state: &mut G::State, spare: &mut G::State, child: usize) {
+    /// Plays the move into node `child` on `state` itself (nothing takes it back: each
+    /// iteration works on its own copy of the root's position).
+    fn play(&self, state: &mut G::State, child: usize) {
         if let Some(mv) = &self.nodes[child].mv {
-            self.game.play_into(state, mv, spare);
-            std::mem::swap(state, spare);
+            drop(self.game.make(state, mv));
         }
     }
 
