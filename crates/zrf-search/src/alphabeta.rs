@@ -20,6 +20,7 @@
 //! moves. A whole chain of partial moves is one turn, as the game's move list gives it;
 //! the game's own results (repetition included) end lines inside the search.
 
+use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -545,7 +546,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let original_alpha = alpha;
         let (mut best_score, mut best_index) = (-INFINITY, Entry::NO_MOVE);
         for n in 0..level.order.len() {
-            let index = level.order[n].1 as usize;
+            let index = next_in_order(&mut level.order, n);
             let traits = level.traits[index];
             let quiet = traits.captures == 0 && !traits.promotes;
             let killer = self.killers[ply].contains(&Some(traits));
@@ -727,10 +728,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             };
             level.order.push((score, index as u32));
         }
-        // The keys differ (by index): an unstable sort orders as a stable one would.
-        level
-            .order
-            .sort_unstable_by_key(|&(score, index)| (-score, index));
     }
 
     /// Whether a capture by `mover` (`after` is the position after it) risks more than
@@ -832,11 +829,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             best = stand;
             alpha = alpha.max(stand);
         }
-        level
-            .order
-            .sort_unstable_by_key(|&(score, index)| (-score, index));
         for n in 0..level.order.len() {
-            let index = level.order[n].1 as usize;
+            let index = next_in_order(&mut level.order, n);
             if self.tick() {
                 break;
             }
@@ -904,6 +898,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
 /// The order of a capture or promotion among others: the victim's worth first, the
 /// attacker's (less is better) second; games whose evaluation values nothing order
 /// by the number of pieces taken.
+/// Moves the first of `order[n..]` by score, highest first, then by move index (the
+/// keys differ), to `n`, and gives that move's index: the order a sort gives, found
+/// as the moves are tried (most nodes stop after the first few).
+fn next_in_order(order: &mut [(i32, u32)], n: usize) -> usize {
+    let best = (n..order.len())
+        .min_by_key(|&i| (Reverse(order[i].0), order[i].1))
+        .unwrap_or(n);
+    order.swap(n, best);
+    order[n].1 as usize
+}
+
 fn capture_order(gain: MoveGain, traits: MoveTraits) -> i32 {
     let victims = gain.gain.clamp(-(1 << 12), 1 << 12) * 256;
     let attacker = 255 - (gain.mover / 16).clamp(0, 255);
