@@ -916,8 +916,7 @@ fn the_threats_to_a_square_are_read_off_the_bitsets_of_each_type() {
     let king = Piece { kind: 1, ..man(0) };
     let state = board(&tables, &[(0, man(0)), (2, man(1)), (4, king)]);
     let threats = |targets: &[Pos]| {
-        let mut mask = ThreatMask::new(1);
-        mask.fill(&reach, &state, 0, targets);
+        let mask = ThreatMask::of(&reach, &state, 0, targets);
         mask.squares().collect::<Vec<Pos>>()
     };
     assert_eq!(threats(&[1]), [0, 4]);
@@ -925,7 +924,6 @@ fn the_threats_to_a_square_are_read_off_the_bitsets_of_each_type() {
     assert_eq!(threats(&[3, 1]), [0, 4]);
     assert_eq!(threats(&[]), [0u32; 0]);
     // An attacker who is not a player has no bitsets, and threatens nothing.
-    let mut none = ThreatMask::new(state.own_words(7).len());
-    none.fill(&reach, &state, 7, &[1]);
+    let none = ThreatMask::of(&reach, &state, 7, &[1]);
     assert_eq!(none.squares().count(), 0);
 }

@@ -59,8 +59,19 @@ pub(crate) struct ThreatMask {
 }
 
 impl ThreatMask {
-    pub(crate) fn new(words: usize) -> ThreatMask {
-        ThreatMask {
+    /// The pieces of `attacker` in `state` that could hit one of `targets` by the reach
+    /// read backwards, type by type: every piece of an unbounded type, and of a bounded
+    /// one those standing where its reach includes a target. Some of them may still not
+    /// hit (the reach over-approximates): the attack test runs their templates.
+    pub(crate) fn of(
+        reach: &Reach,
+        state: &State,
+        attacker: PlayerIx,
+        targets: &[Pos],
+    ) -> ThreatMask {
+        let words = state.own_words(attacker).len();
+        // Made zeroed, and ored into: no second pass to clear it.
+        let mut mask = ThreatMask {
             inline: [0; 4],
             spilled: if words > 4 {
                 vec![0; words]
@@ -68,19 +79,18 @@ impl ThreatMask {
                 Vec::new()
             },
             words,
+        };
+        let own = state.kinds_words(attacker);
+        let bits = mask.words_mut();
+        for &target in targets {
+            let hitting = reach.hitting_from(attacker, target);
+            if hitting.len() == own.len() {
+                or_type_by_type(bits, words, own.iter().zip(hitting).map(|(&o, &h)| o & h));
+            } else {
+                // A target outside the table: every piece.
+                or_type_by_type(bits, words, own.iter().copied());
+            }
         }
-    }
-
-    /// The pieces of `attacker` in `state` that may hit one of `targets` (see
-    /// [`ThreatMask::fill`]).
-    pub(crate) fn of(
-        reach: &Reach,
-        state: &State,
-        attacker: PlayerIx,
-        targets: &[Pos],
-    ) -> ThreatMask {
-        let mut mask = ThreatMask::new(state.own_words(attacker).len());
-        mask.fill(reach, state, attacker, targets);
         mask
     }
 
@@ -88,33 +98,6 @@ impl ThreatMask {
         match self.inline.get_mut(..self.words) {
             Some(words) => words,
             None => &mut self.spilled,
-        }
-    }
-
-    /// Marks the pieces of `attacker` in `state` that could hit one of `targets` by
-    /// the reach read backwards, type by type: every piece of an unbounded type, and
-    /// of a bounded one those standing where its reach includes a target. Some of them
-    /// may still not hit (the reach over-approximates): the attack test runs their
-    /// templates.
-    pub(crate) fn fill(
-        &mut self,
-        reach: &Reach,
-        state: &State,
-        attacker: PlayerIx,
-        targets: &[Pos],
-    ) {
-        let words = self.words;
-        let own = state.kinds_words(attacker);
-        let mask = self.words_mut();
-        mask.fill(0);
-        for &target in targets {
-            let hitting = reach.hitting_from(attacker, target);
-            if hitting.len() == own.len() {
-                or_type_by_type(mask, words, own.iter().zip(hitting).map(|(&o, &h)| o & h));
-            } else {
-                // A target outside the table: every piece.
-                or_type_by_type(mask, words, own.iter().copied());
-            }
         }
     }
 
