@@ -683,9 +683,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         (value >= beta && !self.stopped).then_some(value.min(WIN_BOUND))
     }
 
-    /// Sorts the moves of `level`, best first: the table's move, captures (most
-    /// valuable victim, then least valuable attacker) and promotions, killers, then by
-    /// history.
+    /// Scores the moves of `level` for the order they are tried in ([`next_in_order`]),
+    /// best first: the table's move, captures (most valuable victim, then least
+    /// valuable attacker) and promotions, killers, then by history.
     fn order(
         &self,
         state: &mut G::State,
