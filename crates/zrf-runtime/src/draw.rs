@@ -17,33 +17,16 @@ use crate::watched::{is_royal, royal_squares};
 use crate::{Kind, PlayerIx, Pos};
 
 impl<T: Templates> Engine<T> {
-    /// A legal turn of `state` chosen uniformly at random, `None` when there is none,
-    /// played into `after` (as [`Engine::play_into`]; left unspecified when there is
-    /// none); `moves` is a buffer. The same distribution as picking from
-    /// [`Engine::legal_moves`], found cheaply where it can be: under the `checkmated`
-    /// filter alone, candidates are drawn at random and only the drawn ones tested, on
-    /// the position after them, which is then the one returned (a random playout needs
-    /// one legal turn played, not the legality of all of them); where the rules bound
-    /// each piece's steps ([`crate::Reach::with_step_bounds`]), the candidates are drawn
-    /// by piece and index, without listing every piece's turns.
-    pub fn random_legal_move(
-        &self,
-        state: &State,
-        rng: &mut crate::SplitMix64,
-        moves: &mut Vec<Move>,
-        after: &mut State,
-    ) -> Option<Move> {
-        match self.draw_random_move(state, rng, moves, after)? {
-            RandomTurn::PlayedInto(drawn) => Some(drawn),
-            RandomTurn::Unplayed(drawn) => {
-                self.play_into(state, &drawn, after);
-                Some(drawn)
-            }
-        }
-    }
-
-    /// [`Engine::random_legal_move`], leaving the turn unplayed where it was drawn from
-    /// the list of every legal turn (played in place, it costs no copy of the position).
+    /// A legal turn of `state` chosen uniformly at random, `None` when there is none
+    /// ([`crate::Game::draw_random_move`]); `moves` is a buffer. The same distribution
+    /// as picking from [`Engine::legal_moves`], found cheaply where it can be: under the
+    /// `checkmated` filter alone, candidates are drawn at random and only the drawn ones
+    /// tested, on the position after them, written into `after`, which is then the one
+    /// returned (a random playout needs one legal turn played, not the legality of all
+    /// of them); where the rules bound each piece's steps
+    /// ([`crate::Reach::with_step_bounds`]), the candidates are drawn by piece and
+    /// index, without listing every piece's turns. A turn drawn from the list of every
+    /// legal turn is left unplayed.
     pub fn draw_random_move(
         &self,
         state: &State,
@@ -72,7 +55,7 @@ impl<T: Templates> Engine<T> {
         Some(RandomTurn::PlayedInto(drawn))
     }
 
-    /// The last resort of [`Engine::random_legal_move`], where drawn candidates were
+    /// The last resort of [`Engine::draw_random_move`], where drawn candidates were
     /// mostly illegal (the mover in check, say): every turn listed and screened by the
     /// attack test on the position before, which decides most of them (all illegal, in
     /// check); turns are drawn from the list, each tested only if undecided, until one
@@ -358,7 +341,7 @@ impl<T: Templates> Engine<T> {
     }
 }
 
-/// A piece as random moves are drawn by piece and index ([`Engine::random_legal_move`]).
+/// A piece as random moves are drawn by piece and index ([`Engine::draw_random_move`]).
 #[derive(Clone, Copy)]
 struct Drawn {
     pos: Pos,

@@ -73,8 +73,7 @@ pub trait Game {
     }
     /// A legal move of `state` chosen uniformly at random with `rng`, `None` when there
     /// is none, played into `after` (as [`Game::play_into`]; left unspecified when there
-    /// is none); `moves` is a buffer. Engines may find it without listing every legal
-    /// move, and test it on the position after it (what random playouts need).
+    /// is none); `moves` is a buffer. [`Game::draw_random_move`], played.
     fn random_move(
         &self,
         state: &Self::State,
@@ -82,23 +81,30 @@ pub trait Game {
         moves: &mut Vec<Self::Move>,
         after: &mut Self::State,
     ) -> Option<Self::Move> {
-        self.legal_moves_into(state, moves);
-        let drawn = (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())?;
-        self.play_into(state, &drawn, after);
-        Some(drawn)
+        match self.draw_random_move(state, rng, moves, after)? {
+            RandomTurn::PlayedInto(drawn) => Some(drawn),
+            RandomTurn::Unplayed(drawn) => {
+                self.play_into(state, &drawn, after);
+                Some(drawn)
+            }
+        }
     }
-    /// [`Game::random_move`], where the engine may leave the move it drew unplayed: one
-    /// that lists every legal turn to draw from plays the drawn one in place
-    /// ([`Game::make`]) for less than into another position.
+    /// A legal move of `state` chosen uniformly at random with `rng`, `None` when there
+    /// is none; `moves` is a buffer. Engines may find it without listing every legal
+    /// move, testing candidates on the position after them, played into `after`
+    /// ([`RandomTurn::PlayedInto`]); one drawn from the list of every legal move is left
+    /// unplayed, as playing it in place ([`Game::make`]) costs less (what random
+    /// playouts need).
     fn draw_random_move(
         &self,
         state: &Self::State,
         rng: &mut crate::SplitMix64,
         moves: &mut Vec<Self::Move>,
-        after: &mut Self::State,
+        _after: &mut Self::State,
     ) -> Option<RandomTurn<Self::Move>> {
-        let drawn = self.random_move(state, rng, moves, after)?;
-        Some(RandomTurn::PlayedInto(drawn))
+        self.legal_moves_into(state, moves);
+        let drawn = (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())))?;
+        Some(RandomTurn::Unplayed(drawn))
     }
     /// The move in saved-game notation.
     fn notation(&self, state: &Self::State, mv: &Self::Move) -> String;
@@ -196,16 +202,6 @@ impl<T: Templates> Game for Engine<T> {
 
     fn outcome(&self, state: &State, moves: &[Move]) -> Option<Outcome> {
         Engine::outcome(self, state, moves)
-    }
-
-    fn random_move(
-        &self,
-        state: &State,
-        rng: &mut crate::SplitMix64,
-        moves: &mut Vec<Move>,
-        after: &mut State,
-    ) -> Option<Move> {
-        Engine::random_legal_move(self, state, rng, moves, after)
     }
 
     fn draw_random_move(
