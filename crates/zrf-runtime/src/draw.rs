@@ -132,11 +132,16 @@ impl<T: Templates> Engine<T> {
         const MAX_REJECTED: usize = 8;
         let reach = self.tables.reach.as_ref()?;
         let mover = turn.move_as;
+        // Filled in place: the plan is too large to return by value without a copy.
+        let mut plan = DrawPlan::default();
+        if !self.plan_draw(state, mover, reach, &mut plan) {
+            return None;
+        }
         let DrawPlan {
-            mut pieces,
+            ref mut pieces,
             mut total,
-            loose,
-        } = self.plan_draw(state, mover, reach)?;
+            ref loose,
+        } = plan;
         // Read through a slice: the draws index it often, and a small vector's every
         // access tests whether it spilled.
         let pieces = pieces.as_mut_slice();
@@ -206,7 +211,7 @@ impl<T: Templates> Engine<T> {
                 continue;
             }
             let candidate = turns.swap_remove(index - skipped);
-            if self.made_before(state, turn, pos, &candidate, &loose) {
+            if self.made_before(state, turn, pos, &candidate, loose) {
                 rejected.push((at, index));
                 if rejected.len() == MAX_REJECTED {
                     break;
@@ -254,18 +259,26 @@ impl<T: Templates> Engine<T> {
         found
     }
 
-    /// The mover's pieces as [`Engine::draw_within_bounds`] draws them; `None` where
-    /// it cannot: the mover may drop, a piece has no bound, or nothing can move.
-    fn plan_draw(&self, state: &State, mover: PlayerIx, reach: &Reach) -> Option<DrawPlan> {
+    /// The mover's pieces as [`Engine::draw_within_bounds`] draws them, into `plan`
+    /// (empty); `false` where it cannot: the mover may drop, a piece has no bound, or
+    /// nothing can move.
+    fn plan_draw(
+        &self,
+        state: &State,
+        mover: PlayerIx,
+        reach: &Reach,
+        plan: &mut DrawPlan,
+    ) -> bool {
         let drops = (0..self.tables.kinds() as Kind).any(|kind| {
             self.templates.has_drops(kind) && state.stock(&self.tables, mover, kind) > 0
         });
         if drops {
-            return None;
+            return false;
         }
-        let mut plan = DrawPlan::default();
         for (pos, piece) in state.pieces_of(mover) {
-            let bound = reach.max_steps(mover, piece.kind, pos)?;
+            let Some(bound) = reach.max_steps(mover, piece.kind, pos) else {
+                return false;
+            };
             if bound > 0 {
                 if !reach.anchored(mover, piece.kind) {
                     plan.loose.push(pos);
@@ -280,7 +293,7 @@ impl<T: Templates> Engine<T> {
                 });
             }
         }
-        (plan.total > 0).then_some(plan)
+        plan.total > 0
     }
 
     /// Whether a piece listed before the one on `pos` (pieces are listed in position
