@@ -171,8 +171,7 @@ impl<T: Templates> Engine<T> {
             // the later of two equal turns is dropped.
             let mut list = |skip: usize, enough: usize| {
                 let out = run.output();
-                out.start_afresh();
-                out.skip_first(skip, pos);
+                out.start_skipping(skip, pos);
                 run.enough_after(enough);
                 run.take_piece(pos, piece);
                 self.templates.piece_moves(&mut run, piece.kind, filter);

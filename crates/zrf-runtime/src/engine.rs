@@ -129,13 +129,12 @@ impl<T: Templates> Engine<T> {
                 moves.clear();
                 // Priorities are to drop every other turn once one of the first type
                 // listed is found (counted ones too), as the list does.
-                let first = match tables.priorities.first() {
+                let mut first = match tables.priorities.first() {
                     Some(&top) => Steps::narrowing_to(top, std::mem::take(moves)),
                     None => Steps::appending_to(std::mem::take(moves)),
                 };
-                let listed = self
-                    .gen()
-                    .turns_into(state, turn, first.counting_plain(), moves);
+                first.count_plain();
+                let listed = self.gen().turns_into(state, turn, first, moves);
                 let ranked = self.rank_counted(listed.counted, moves);
                 if let (false, Some(counted)) = (listed.counted_may_repeat, ranked) {
                     drop_repeated_turns(moves, listed.routes_differ);

@@ -42,7 +42,7 @@ pub(crate) struct Listed {
     pub(crate) undecided: Option<u64>,
     /// [`Steps::routes_differ`].
     pub(crate) routes_differ: Option<bool>,
-    /// [`Steps::counted`]: turns counted, not listed (with [`Steps::counting_plain`]),
+    /// [`Steps::counted`]: turns counted, not listed (with [`Steps::count_plain`]),
     /// and their move type where they have one.
     pub(crate) counted: (usize, Option<Option<MoveType>>),
     /// [`Steps::counted_may_repeat`].

@@ -43,7 +43,7 @@ impl<T: Templates> Engine<T> {
     /// alone ([`crate::Tables::turns_judged_alone`]): the length of
     /// [`Engine::legal_moves_into`]'s list, passes aside. The turns of one movement that
     /// the screen decides are counted as they are generated, without being built or
-    /// tested (see [`Steps::counting_plain`]); the others are listed, tested and told
+    /// tested (see [`Steps::count_plain`]); the others are listed, tested and told
     /// apart as usual. Where a counted turn may repeat another, the whole list is made
     /// instead, as only it tells them apart.
     pub(crate) fn count_guarded(
@@ -94,9 +94,9 @@ impl<T: Templates> Engine<T> {
         };
         match listing {
             Listing::Every => {}
-            Listing::LoudOnly => first = first.loud_only(),
+            Listing::LoudOnly => first.keep_loud_only(),
             // Only the screen decides turns without a test: unscreened, each is tested.
-            Listing::Counting if screens => first = first.counting_plain(),
+            Listing::Counting if screens => first.count_plain(),
             Listing::Counting => {}
         }
         let listed = self.gen().turns_into(state, turn, first, moves);
@@ -224,10 +224,10 @@ impl<T: Templates> Engine<T> {
 pub(crate) enum Listing {
     /// All of them.
     Every,
-    /// Most quiet ones left out (see [`Steps::loud_only`]).
+    /// Most quiet ones left out (see [`Steps::keep_loud_only`]).
     LoudOnly,
     /// The ones the screen decides, made in the common way, counted instead (see
-    /// [`Steps::counting_plain`]), where the turns are screened.
+    /// [`Steps::count_plain`]), where the turns are screened.
     Counting,
 }
 

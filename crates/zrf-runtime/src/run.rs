@@ -88,24 +88,40 @@ pub struct Steps {
     /// Whether runs note the squares they look at in `footprint`.
     noting: bool,
     footprint: Cell<Footprint>,
-    /// How many of the next steps to count without keeping them, and what was learned of
-    /// those counted: how many, whether one was partial, whether one started elsewhere
-    /// than on `anchor` (see [`Steps::skip_first`]).
-    skip: usize,
-    skipped: usize,
-    skipped_partial: bool,
-    skipped_elsewhere: bool,
-    anchor: Option<Pos>,
-    /// Whether steps that only move a piece onto an empty square, completing the turn,
-    /// are dropped as they come (see [`Steps::loud_only`]).
-    loud_only: bool,
-    /// Whether the turns of one plain movement that would be kept and need no test are
-    /// counted instead (see [`Steps::counting_plain`]), and what was counted.
-    counting: bool,
-    counted: Counted,
+    purpose: Purpose,
 }
 
-/// What [`Steps::counting_plain`] counted instead of keeping.
+/// What one caller wants of the steps besides which are kept ([`Keep`]): each choice
+/// serves one caller, and excludes the others.
+#[derive(Clone, Copy, Debug)]
+enum Purpose {
+    /// Every step kept is a turn of the list.
+    List,
+    /// Steps that only move a piece onto an empty square, completing the turn, are
+    /// dropped as they come (a quiescence search's list, see [`Steps::keep_loud_only`]).
+    LoudOnly,
+    /// The turns of one plain movement that would be kept and need no test are counted
+    /// instead (a perft's last ply, see [`Steps::count_plain`]).
+    Count(Counted),
+    /// The first steps are counted without being kept (a random draw, see
+    /// [`Steps::start_skipping`]).
+    Skip(Skipped),
+}
+
+/// What [`Steps::start_skipping`] counted without keeping.
+#[derive(Clone, Copy, Debug)]
+struct Skipped {
+    /// How many of the next steps to count.
+    left: usize,
+    /// How many were counted, whether one was partial, whether one started elsewhere
+    /// than on `anchor`.
+    count: usize,
+    partial: bool,
+    elsewhere: bool,
+    anchor: Pos,
+}
+
+/// What [`Steps::count_plain`] counted instead of keeping.
 #[derive(Clone, Copy, Debug)]
 struct Counted {
     turns: u32,
@@ -287,31 +303,24 @@ impl Steps {
             routes: Routes::starting(clash),
             noting: false,
             footprint: Cell::new(Footprint::default()),
-            skip: 0,
-            skipped: 0,
-            skipped_partial: false,
-            skipped_elsewhere: false,
-            anchor: None,
-            loud_only: false,
-            counting: false,
-            counted: Counted::NONE,
+            purpose: Purpose::List,
         }
     }
 
-    /// These steps, dropping as they come those that only move a piece onto an empty
+    /// Makes these steps drop as they come those that only move a piece onto an empty
     /// square and complete the turn: turns that neither remove a piece nor promote,
     /// which a search that wants only those ([`crate::Game::legal_loud_moves_into`])
     /// need not build or test. Steps with other changes are all kept, for the caller to
     /// sort out. For first steps only: a chain's last step may be quiet when the turn
     /// is not.
-    pub(crate) fn loud_only(mut self) -> Steps {
-        self.loud_only = true;
-        self
+    pub(crate) fn keep_loud_only(&mut self) {
+        self.purpose = Purpose::LoudOnly;
     }
 
-    /// Whether most quiet first steps are left out ([`Steps::loud_only`]).
+    /// Whether most quiet first steps are left out ([`Steps::keep_loud_only`]).
+    #[inline]
     pub(crate) fn is_loud_only(&self) -> bool {
-        self.loud_only
+        matches!(self.purpose, Purpose::LoudOnly)
     }
 
     /// Keeps only the steps that may remove a piece from one of `targets`, and partial
@@ -349,7 +358,7 @@ impl Steps {
 
     /// Whether a step with these changes, partial or not, of `move_type`, is to be kept.
     /// `plain_movement`: the step is the one movement in `changes`, from its `from` to its
-    /// `to`, with nothing to add (no promotion), so that [`Steps::counting_plain`] may
+    /// `to`, with nothing to add (no promotion), so that [`Steps::count_plain`] may
     /// count it instead.
     #[inline]
     fn wants(
@@ -380,9 +389,11 @@ impl Steps {
                 true
             }
         };
-        match (self.counting && plain_movement && kept && settled, changes) {
-            (true, &[Change::Move { from, to }]) => {
-                self.counted.note(from, to, move_type);
+        match (&mut self.purpose, changes) {
+            (Purpose::Count(counted), &[Change::Move { from, to }])
+                if plain_movement && kept && settled =>
+            {
+                counted.note(from, to, move_type);
                 false
             }
             _ => kept,
@@ -412,29 +423,40 @@ impl Steps {
         Steps::of(moves, keep)
     }
 
-    /// These steps, counting instead of keeping the turns of one step that only move a
+    /// Makes these steps count instead of keeping the turns of one step that only move a
     /// piece (made in the common way: no pending change, no promotion), would be kept,
     /// complete the turn and need no test: with [`Steps::screening`], those the screen
     /// decides ([`Steps::counted`]). A perft's last ply wants only how many legal turns
     /// there are.
-    pub(crate) fn counting_plain(mut self) -> Steps {
+    pub(crate) fn count_plain(&mut self) {
         // An attack test's steps are never counted: it asks which they are.
-        self.counting = !matches!(self.keep, Keep::Hitting(_));
-        self
+        if !matches!(self.keep, Keep::Hitting(_)) {
+            self.purpose = Purpose::Count(Counted::NONE);
+        }
     }
 
-    /// How many turns [`Steps::counting_plain`] counted without keeping them, and their
+    /// What [`Steps::count_plain`] counted, if it counts.
+    fn counted_so_far(&self) -> Option<&Counted> {
+        match &self.purpose {
+            Purpose::Count(counted) => Some(counted),
+            _ => None,
+        }
+    }
+
+    /// How many turns [`Steps::count_plain`] counted without keeping them, and their
     /// move type where they all have one (`Some(None)`: untyped).
     pub(crate) fn counted(&self) -> (usize, Option<Option<MoveType>>) {
-        let one_type = (self.counted.move_type).filter(|_| !self.counted.types_differ);
-        (self.counted.turns as usize, one_type)
+        let counted = self.counted_so_far().unwrap_or(&Counted::NONE);
+        let one_type = (counted.move_type).filter(|_| !counted.types_differ);
+        (counted.turns as usize, one_type)
     }
 
-    /// Whether a turn [`Steps::counting_plain`] counted may do what another turn does
+    /// Whether a turn [`Steps::count_plain`] counted may do what another turn does
     /// (see [`Counted::routes`]): then only the whole list tells how many turns
     /// differ.
     pub(crate) fn counted_may_repeat(&self) -> bool {
-        !self.counted.routes.all_differ()
+        self.counted_so_far()
+            .is_some_and(|counted| !counted.routes.all_differ())
     }
 
     /// With [`Steps::screening`] and no partial step kept: which turns the attack test
@@ -464,7 +486,9 @@ impl Steps {
     #[inline(never)]
     fn start_narrowing(&mut self, narrowed: MoveType) -> bool {
         self.moves.clear();
-        self.counted = Counted::NONE;
+        if let Purpose::Count(counted) = &mut self.purpose {
+            *counted = Counted::NONE;
+        }
         self.routes = Routes::starting(false);
         self.first_partial = None;
         self.keep = Keep::Narrowing(narrowed, true);
@@ -498,60 +522,66 @@ impl Steps {
     }
 
     /// Drops the steps kept, and what was noted of them, to keep others in the same
-    /// buffer.
-    pub(crate) fn start_afresh(&mut self) {
+    /// buffer; then counts the next `steps` steps without keeping them (a random draw
+    /// wants the step at one index only), noting whether one is partial or starts
+    /// elsewhere than on `anchor`, as the kept ones are told apart by
+    /// [`Steps::first_partial`] and their `from`. Their routes are followed as if kept.
+    pub(crate) fn start_skipping(&mut self, steps: usize, anchor: Pos) {
         self.moves.clear();
         self.work = 0;
         self.first_partial = None;
         self.routes = Routes::starting(false);
-        self.skip = 0;
-        self.skipped = 0;
-        self.skipped_partial = false;
-        self.skipped_elsewhere = false;
+        self.purpose = Purpose::Skip(Skipped {
+            left: steps,
+            count: 0,
+            partial: false,
+            elsewhere: false,
+            anchor,
+        });
     }
 
-    /// Counts the next `steps` steps without keeping them (a random draw wants the step
-    /// at one index only), noting whether one is partial or starts elsewhere than on
-    /// `anchor`, as the kept ones are told apart by [`Steps::first_partial`] and their
-    /// `from`. Their routes are followed as if kept.
-    pub(crate) fn skip_first(&mut self, steps: usize, anchor: Pos) {
-        self.skip = steps;
-        self.anchor = Some(anchor);
-    }
-
-    /// Whether the next step is to be counted, not kept.
+    /// Counts the step from `from` to `to` instead of keeping it, if it is among the
+    /// first ones [`Steps::start_skipping`] counts: whether it was.
     #[inline]
-    pub(crate) fn skipping(&self) -> bool {
-        self.skip > 0
-    }
-
-    /// Counts a step that [`Steps::skipping`] says is not to be kept.
-    #[inline]
-    pub(crate) fn skip_one(&mut self, from: Option<Pos>, to: Pos, partial: bool) {
-        self.skip -= 1;
-        self.skipped += 1;
-        self.skipped_partial |= partial;
-        self.skipped_elsewhere |= from != self.anchor;
+    pub(crate) fn skipped(&mut self, from: Option<Pos>, to: Pos, partial: bool) -> bool {
+        let Purpose::Skip(skipped) = &mut self.purpose else {
+            return false;
+        };
+        if skipped.left == 0 {
+            return false;
+        }
+        skipped.left -= 1;
+        skipped.count += 1;
+        skipped.partial |= partial;
+        skipped.elsewhere |= from != Some(skipped.anchor);
         self.routes.note(from, to);
+        true
     }
 
-    /// The steps kept, and those counted instead ([`Steps::counting_plain`]): the
+    /// The steps kept, and those counted instead ([`Steps::count_plain`]): the
     /// length of the list the general path would make.
     #[inline]
     fn listed(&self) -> usize {
-        self.moves.len() + self.counted.turns as usize
+        self.moves.len() + self.counted_so_far().map_or(0, |c| c.turns as usize)
     }
 
-    /// The steps kept and counted since [`Steps::start_afresh`].
+    /// The steps kept and counted since [`Steps::start_skipping`].
     #[inline]
     pub(crate) fn count(&self) -> usize {
-        self.skipped + self.moves.len()
+        let skipped = match &self.purpose {
+            Purpose::Skip(skipped) => skipped.count,
+            _ => 0,
+        };
+        skipped + self.moves.len()
     }
 
     /// Whether a step counted without being kept was partial, or started elsewhere than
     /// on the anchor.
     pub(crate) fn skipped_partial_or_elsewhere(&self) -> (bool, bool) {
-        (self.skipped_partial, self.skipped_elsewhere)
+        match &self.purpose {
+            Purpose::Skip(skipped) => (skipped.partial, skipped.elsewhere),
+            _ => (false, false),
+        }
     }
 
     /// The steps kept, each a turn of one step.
@@ -577,8 +607,7 @@ impl Steps {
 
     #[inline]
     fn push(&mut self, step: Step) {
-        if self.skipping() {
-            self.skip_one(step.from, step.to, step.continue_with.is_some());
+        if self.skipped(step.from, step.to, step.continue_with.is_some()) {
             return;
         }
         if step.continue_with.is_some() && self.first_partial.is_none() {
@@ -1444,7 +1473,7 @@ impl<'a> RunCore<'a> {
             // Most steps move one piece and do nothing else: no pending change to order
             // the movement among.
             let to = self.to.unwrap_or(self.pos);
-            if self.out.loud_only && continue_with.is_none() && self.piece_at(to).is_none() {
+            if self.out.is_loud_only() && continue_with.is_none() && self.piece_at(to).is_none() {
                 return;
             }
             let movement = Change::Move { from, to };
@@ -1454,9 +1483,7 @@ impl<'a> RunCore<'a> {
                 self.move_type,
                 true,
             ) {
-                if self.out.skipping() {
-                    self.out.skip_one(Some(from), to, continue_with.is_some());
-                } else {
+                if !(self.out).skipped(Some(from), to, continue_with.is_some()) {
                     let mut changes = Changes::new();
                     changes.push(movement);
                     self.out.push(Step {
