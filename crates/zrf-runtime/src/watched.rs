@@ -82,14 +82,21 @@ impl ThreatMask {
         };
         let own = state.kinds_words(attacker);
         let bits = mask.words_mut();
-        for &target in targets {
-            let hitting = reach.hitting_from(attacker, target);
-            if hitting.len() == own.len() {
-                or_type_by_type(bits, words, own.iter().zip(hitting).map(|(&o, &h)| o & h));
-            } else {
-                // A target outside the table: every piece.
-                or_type_by_type(bits, words, own.iter().copied());
-            }
+        if let [word] = bits {
+            // Boards of up to 64 squares: each type's bitset is one word, and the types
+            // fold into one without a word index to keep.
+            *word = threats_in_one_word(reach, own, attacker, targets);
+            debug_assert_eq!(
+                *word,
+                {
+                    let mut general = [0];
+                    or_threats_type_by_type(&mut general, reach, own, attacker, targets);
+                    general[0]
+                },
+                "the one-word threat mask differs from the type-by-type one"
+            );
+        } else {
+            or_threats_type_by_type(bits, reach, own, attacker, targets);
         }
         mask
     }
@@ -105,6 +112,43 @@ impl ThreatMask {
     pub(crate) fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
         let words = self.inline.get(..self.words).unwrap_or(&self.spilled);
         squares_in(words.iter().copied()).map(|square| square as Pos)
+    }
+}
+
+/// [`ThreatMask::of`] on a board of one word: the attacker's pieces (`own`, a word per
+/// type) that may hit one of `targets`.
+fn threats_in_one_word(reach: &Reach, own: &[u64], attacker: PlayerIx, targets: &[Pos]) -> u64 {
+    let mut threats = 0;
+    for &target in targets {
+        let hitting = reach.hitting_from(attacker, target);
+        threats |= if hitting.len() == own.len() {
+            own.iter().zip(hitting).fold(0, |m, (&o, &h)| m | (o & h))
+        } else {
+            // A target outside the table: every piece.
+            own.iter().fold(0, |m, &o| m | o)
+        };
+    }
+    threats
+}
+
+/// Ors into `mask` (a word per word of the board) the attacker's pieces (`own`, one
+/// bitset per type) that may hit one of `targets`, type by type.
+fn or_threats_type_by_type(
+    mask: &mut [u64],
+    reach: &Reach,
+    own: &[u64],
+    attacker: PlayerIx,
+    targets: &[Pos],
+) {
+    let words = mask.len();
+    for &target in targets {
+        let hitting = reach.hitting_from(attacker, target);
+        if hitting.len() == own.len() {
+            or_type_by_type(mask, words, own.iter().zip(hitting).map(|(&o, &h)| o & h));
+        } else {
+            // A target outside the table: every piece.
+            or_type_by_type(mask, words, own.iter().copied());
+        }
     }
 }
 
