@@ -37,9 +37,14 @@ pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> S
     // No words for someone who is not a player, or a board of no squares.
     let words = state.own_words(owner).len();
     let mut squares = SmallVec::new();
+    // The royal types found once, not once per word: games have many types and few
+    // royal ones.
+    let kinds: SmallVec<[usize; 4]> = (royal.iter().enumerate())
+        .filter_map(|(kind, &r)| r.then_some(kind))
+        .collect();
     for word in 0..words {
         let mut bits = 0;
-        for (kind, _) in royal.iter().enumerate().filter(|(_, &r)| r) {
+        for &kind in &kinds {
             bits |= by_kind.get(kind * words + word).copied().unwrap_or(0);
         }
         while bits != 0 {
@@ -141,28 +146,25 @@ fn or_threats_type_by_type(
     targets: &[Pos],
 ) {
     let words = mask.len();
+    if words == 0 {
+        return;
+    }
+    // A type's bitset at a time, each word ored into the same word of the mask.
     for &target in targets {
         let hitting = reach.hitting_from(attacker, target);
         if hitting.len() == own.len() {
-            or_type_by_type(mask, words, own.iter().zip(hitting).map(|(&o, &h)| o & h));
+            for (pieces, reaching) in own.chunks_exact(words).zip(hitting.chunks_exact(words)) {
+                for ((m, &p), &r) in mask.iter_mut().zip(pieces).zip(reaching) {
+                    *m |= p & r;
+                }
+            }
         } else {
             // A target outside the table: every piece.
-            or_type_by_type(mask, words, own.iter().copied());
-        }
-    }
-}
-
-/// Ors bitsets of `words` words each, one after another (one per piece type, as
-/// [`State`] keeps them), into `mask`: word `w` of each into word `w` of the mask.
-fn or_type_by_type(mask: &mut [u64], words: usize, bitsets: impl Iterator<Item = u64>) {
-    let mut word = 0;
-    for bits in bitsets {
-        if let Some(m) = mask.get_mut(word) {
-            *m |= bits;
-        }
-        word += 1;
-        if word == words {
-            word = 0;
+            for pieces in own.chunks_exact(words) {
+                for (m, &p) in mask.iter_mut().zip(pieces) {
+                    *m |= p;
+                }
+            }
         }
     }
 }
