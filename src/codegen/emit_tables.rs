@@ -1,7 +1,10 @@
 //! The game's [`Tables`] as Rust data: `pub fn tables() -> Tables`, field by field, so the
 //! compiled engine starts from exactly what the interpreter builds from the IR.
 
-use zrf_runtime::{Goal, GoalCond, GoalKind, PassTurn, PieceRef, Place, Tables, Turn, NO_POS};
+use zrf_runtime::{
+    Goal, GoalCond, GoalKind, LeapStep, PassTurn, PieceRef, Place, Shape, Tables, Test, Turn,
+    NO_POS,
+};
 
 use super::writer::{string_literal, RustWriter};
 use super::Names;
@@ -60,13 +63,29 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                         Some(n) => format!("Some({}.to_string())", string_literal(n)),
                         None => "None".to_string(),
                     };
-                    let head = format!(
-                        "PieceInfo {{ name: {}.to_string(), default_attributes: {:#x}, dummy: {}, notation: {notation}, ",
+                    let fields = format!(
+                        "name: {}.to_string(), default_attributes: {:#x}, dummy: {}, notation: {notation}, ",
                         string_literal(&piece.name),
                         piece.default_attributes,
                         piece.dummy
                     );
-                    prose(w, "about", &head, " },", &piece.about);
+                    if piece.shapes.is_empty() {
+                        let head = format!("PieceInfo {{ {fields}shapes: Vec::new(), ");
+                        prose(w, "about", &head, " },", &piece.about);
+                        continue;
+                    }
+                    w.enclosed("PieceInfo {", "},", |w| {
+                        w.line(fields.trim_end());
+                        w.enclosed("shapes: vec![", "],", |w| {
+                            for template in &piece.shapes {
+                                match template {
+                                    Some(s) => w.line(format!("Some({}),", shape(s, names))),
+                                    None => w.line("None,"),
+                                }
+                            }
+                        });
+                        prose(w, "about", "", ",", &piece.about);
+                    });
                 }
             });
             strings(w, "attributes", &tables.attributes);
@@ -382,5 +401,52 @@ fn goal_cond(cond: &GoalCond, names: &Names) -> String {
         GoalCond::And(cs) => format!("GoalCond::And(vec![{}])", conds(cs)),
         GoalCond::Or(cs) => format!("GoalCond::Or(vec![{}])", conds(cs)),
         GoalCond::Not(c) => format!("GoalCond::Not(Box::new({}))", goal_cond(c, names)),
+    }
+}
+
+/// A template's [`Shape`] as a literal.
+fn shape(shape: &Shape, names: &Names) -> String {
+    let tests = |tests: &[Test]| {
+        let each = tests.iter().map(|t| match t {
+            Test::Empty => "Test::Empty".to_string(),
+            Test::Enemy => "Test::Enemy".to_string(),
+            Test::NotFriend => "Test::NotFriend".to_string(),
+            Test::InZone(zone) => format!("Test::InZone(zone::{})", names.zones[*zone as usize]),
+        });
+        format!("vec![{}]", each.collect::<Vec<_>>().join(", "))
+    };
+    let steps = |steps: &[LeapStep]| {
+        let each = steps.iter().map(|step| {
+            format!(
+                "LeapStep {{ dir: dir::{}, tests: {} }}",
+                names.dir(step.dir),
+                tests(&step.tests)
+            )
+        });
+        format!("vec![{}]", each.collect::<Vec<_>>().join(", "))
+    };
+    match shape {
+        Shape::Leap {
+            steps: leap,
+            coded_in,
+        } => {
+            let coded_in = coded_in.map_or("None".to_string(), |zone| {
+                format!("Some(zone::{})", names.zones[zone as usize])
+            });
+            format!(
+                "Shape::Leap {{ steps: {}, coded_in: {coded_in} }}",
+                steps(leap)
+            )
+        }
+        Shape::Slide { dir, then } => {
+            let then = then
+                .as_ref()
+                .map_or("None".to_string(), |t| format!("Some({})", tests(t)));
+            format!(
+                "Shape::Slide {{ dir: dir::{}, then: {then} }}",
+                names.dir(*dir)
+            )
+        }
+        Shape::Guarded(opening) => format!("Shape::Guarded({})", steps(opening)),
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod ops;
 mod reach;
+mod shape;
 mod tables;
 
 use zrf_runtime::{MoveType, Tables};

@@ -4,10 +4,11 @@
 
 use zrf_runtime::{
     Derived, Fnv1a, Goal, GoalCond, GoalKind, Inconsistency, Options, PassTurn, PieceInfo,
-    PieceRef, Place, Player, Setup, Tables, Turn, Zobrist, ZobristData, NO_POS,
+    PieceRef, Place, Player, Setup, Shape, Tables, Turn, Zobrist, ZobristData, NO_POS,
 };
 
 use crate::ir;
+use crate::lower::shape::shape_of;
 
 use zrf_runtime::limits::MAX_ATTRIBUTES;
 
@@ -21,6 +22,21 @@ pub enum TablesError {
     /// A mistake of the lowering: the tables it built do not hold together.
     #[error("{0}")]
     Inconsistent(#[from] Inconsistency),
+}
+
+/// The shapes of `piece`'s move templates listed under no move type (see [`shape_of`]),
+/// none when it has none: their turns are counted in bulk as untyped.
+fn shapes_of(game: &ir::Game, piece: &ir::Piece) -> Vec<Option<Shape>> {
+    let shapes: Vec<_> = (piece.moves.iter())
+        .map(|m| {
+            let template = &game.templates[m.template.index()];
+            m.move_type.is_none().then(|| shape_of(template)).flatten()
+        })
+        .collect();
+    match shapes.iter().any(Option::is_some) {
+        true => shapes,
+        false => Vec::new(),
+    }
 }
 
 /// The runtime tables of a lowered game.
@@ -132,6 +148,7 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
                 dummy: p.dummy,
                 about: owned_prose(&p.about),
                 notation: p.notation.clone(),
+                shapes: shapes_of(game, p),
             })
             .collect(),
         attributes: game.attributes.clone(),

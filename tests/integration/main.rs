@@ -20,6 +20,7 @@ mod properties;
 mod replay;
 mod samples;
 mod search;
+mod shapes;
 mod syntax_diagnostics;
 mod uci;
 mod ui;

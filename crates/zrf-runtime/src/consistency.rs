@@ -155,6 +155,19 @@ impl Tables {
                     piece.name, sizes.attributes
                 )));
             }
+            for shape in piece.shapes.iter().flatten() {
+                let (directions, zones) = shape.directions_and_zones();
+                for dir in directions {
+                    sizes.direction("shaped template direction", dir)?;
+                }
+                for zone in zones {
+                    Inconsistency::expect_index(
+                        "shaped template zone",
+                        zone as usize,
+                        sizes.zones,
+                    )?;
+                }
+            }
         }
         for setup in &self.setup {
             sizes.player("setup player", setup.player)?;

@@ -5,7 +5,8 @@ use std::cell::Cell;
 
 use smallvec::SmallVec;
 
-use crate::run::{Footprint, Run, Steps};
+use crate::run::{BulkCount, Footprint, Run, Steps};
+use crate::shape::{BulkTargets, Occupancy};
 use crate::state::{State, Step};
 use crate::tables::{Filter, Tables, Turn};
 use crate::templates::Templates;
@@ -147,12 +148,20 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                     self.templates.piece_moves(&mut run, piece.kind, filter);
                 }
             }
-            (None, None) => {
-                for (pos, piece) in state.pieces_of(turn.move_as) {
-                    run.take_piece(pos, piece);
-                    self.templates.piece_moves(&mut run, piece.kind, filter);
+            (None, None) => match (self.tables.bulk_targets())
+                .filter(|_| filter == Filter::ANY)
+                .and_then(|bulk| Some((bulk, run.output().bulk_count()?)))
+            {
+                Some((bulk, count)) => {
+                    self.pieces_counted_in_bulk(&mut run, state, turn, bulk, count);
                 }
-            }
+                None => {
+                    for (pos, piece) in state.pieces_of(turn.move_as) {
+                        run.take_piece(pos, piece);
+                        self.templates.piece_moves(&mut run, piece.kind, filter);
+                    }
+                }
+            },
             (Some(first_priority), _) => {
                 for (pos, piece) in state.pieces_of(turn.move_as) {
                     run.take_piece(pos, piece);
@@ -171,6 +180,52 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 self.drops_of(state, turn, kind, filter, out);
             }
         }
+    }
+
+    /// The steps of the mover's pieces into `run`'s output, which counts plain turns
+    /// ([`Steps::count_plain`]) with `count`'s help: the turns of shaped templates counted in bulk where
+    /// the screen decides them (see [`crate::shape`]) and added one by one where it
+    /// does not, the other templates run as usual.
+    fn pieces_counted_in_bulk(
+        &self,
+        run: &mut Run<'_, T::Noting>,
+        state: &State,
+        turn: Turn,
+        bulk: &BulkTargets,
+        mut count: BulkCount,
+    ) {
+        let occupancy = Occupancy::of(self.tables, state, turn.move_as);
+        for (pos, piece) in state.pieces_of(turn.move_as) {
+            let counted = bulk
+                .targets(turn.move_as, piece.kind, pos, &occupancy)
+                .and_then(|(targets, slid, not_run)| {
+                    Some((count.count(pos, targets, slid)?, not_run))
+                });
+            // The turns counted so far go first: the steps added next come after them.
+            match counted {
+                Some((0, u64::MAX)) => continue,
+                Some((undecided, not_run)) => {
+                    run.output().take_bulk_count(&mut count);
+                    run.take_piece(pos, piece);
+                    let mut undecided = undecided;
+                    while undecided != 0 {
+                        run.add_moving_to(undecided.trailing_zeros());
+                        undecided &= undecided - 1;
+                    }
+                    if not_run != u64::MAX {
+                        run.only_templates(!not_run);
+                        self.templates.piece_moves(run, piece.kind, Filter::ANY);
+                        run.only_templates(u64::MAX);
+                    }
+                }
+                None => {
+                    run.output().take_bulk_count(&mut count);
+                    run.take_piece(pos, piece);
+                    self.templates.piece_moves(run, piece.kind, Filter::ANY);
+                }
+            }
+        }
+        run.output().take_bulk_count(&mut count);
     }
 
     /// Runs the move templates of the piece on `pos` (those whose bits are set in

@@ -41,6 +41,7 @@ mod piece;
 mod random;
 mod reach;
 mod run;
+mod shape;
 mod state;
 mod tables;
 mod templates;
@@ -67,6 +68,7 @@ pub use run::{
     move_list_cut_short, Continuation, Fail, Footprint, Loc, MayNote, NeverNote, NoteReads,
     Placement, Run, RunCore, StepResult, Steps, MAX_LIST_MOVES, MAX_LIST_WORK, MAX_LOOP,
 };
+pub use shape::{LeapStep, Shape, Test};
 pub use state::{Change, Changes, Snapshot, State, Step, Undo};
 pub use tables::{
     Derived, Filter, Goal, GoalCond, GoalKind, Options, PassTurn, PieceInfo, PieceRef, Place,
@@ -114,9 +116,9 @@ macro_rules! include_game {
 pub mod prelude {
     pub use crate::{
         AttackGuard, Attackers, Continuation, Derived, Dir, Engine, Fail, Filter, Goal, GoalCond,
-        GoalKind, Kind, Loc, MayNote, MoveType, NeverNote, Options, PassTurn, PieceInfo, PieceRef,
-        Place, Placement, Player, PlayerIx, Pos, Reach, ReachData, Run, Setup, StepResult, Tables,
-        Templates, Turn, Zobrist, ZobristData, NO_POS,
+        GoalKind, Kind, LeapStep, Loc, MayNote, MoveType, NeverNote, Options, PassTurn, PieceInfo,
+        PieceRef, Place, Placement, Player, PlayerIx, Pos, Reach, ReachData, Run, Setup, Shape,
+        StepResult, Tables, Templates, Test, Turn, Zobrist, ZobristData, NO_POS,
     };
 }
 

@@ -151,6 +151,11 @@ impl Counted {
     fn note(&mut self, from: Pos, to: Pos, move_type: Option<MoveType>) {
         self.turns += 1;
         self.routes.note(Some(from), to);
+        self.note_type(move_type);
+    }
+
+    #[inline]
+    fn note_type(&mut self, move_type: Option<MoveType>) {
         match self.move_type {
             None => self.move_type = Some(move_type),
             Some(counted) => self.types_differ |= counted != move_type,
@@ -175,6 +180,62 @@ enum Keep {
     Narrowing(MoveType, bool),
     /// Every step, noting which the `checkmated` filter must test one by one.
     Screening(Screen),
+}
+
+/// Plain turns of pieces on squares below 64 counted in bulk over a position, apart
+/// from [`Steps`] until [`Steps::take_bulk_count`] (see [`crate::shape`]): each piece's
+/// turns are those [`Steps::count_plain`] would count one by one as they came (kept,
+/// decided by the screen, needing no test).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BulkCount {
+    /// The squares the screen does not decide (folded onto 64 bits; none without a
+    /// screen).
+    danger: u64,
+    /// Turns counted, and the loop iterations their templates' code would spend.
+    turns: u32,
+    work: u32,
+    /// The squares with turns counted, the last of them and where its turns go.
+    origins: u64,
+    last: (Pos, u64),
+    /// How much more work, and how many more turns, leave every bound of the list
+    /// unreached.
+    work_left: u32,
+    turns_left: usize,
+}
+
+impl BulkCount {
+    /// Counts the turns of the piece on `from` to each of `targets`, whose templates'
+    /// code would spend `slid` loop iterations, where the screen decides them, and
+    /// answers those it does not decide, to be added one by one; `None`, counting
+    /// nothing, where the list might reach a bound on the way (the code then runs).
+    #[inline]
+    pub(crate) fn count(&mut self, from: Pos, targets: u64, slid: u32) -> Option<u64> {
+        if slid > self.work_left || self.turns_left <= 64 {
+            return None;
+        }
+        let undecided = match self.danger >> from & 1 {
+            0 => targets & self.danger,
+            _ => targets,
+        };
+        let decided = targets & !undecided;
+        self.work += slid;
+        self.work_left -= slid;
+        if decided != 0 {
+            let turns = decided.count_ones();
+            self.turns += turns;
+            self.turns_left -= turns as usize;
+            self.origins |= 1 << from;
+            self.last = (from, decided);
+        }
+        Some(undecided)
+    }
+
+    /// The bounds of `steps`' list, less what it holds.
+    #[inline]
+    fn bound_by(&mut self, steps: &Steps) {
+        self.work_left = MAX_LIST_WORK.saturating_sub(steps.work);
+        self.turns_left = MAX_LIST_MOVES.saturating_sub(steps.listed());
+    }
 }
 
 /// Under the `checkmated` filter: the squares the attack test on the position before
@@ -268,6 +329,12 @@ impl Footprint {
     #[inline]
     pub fn contains(&self, pos: Pos) -> bool {
         self.0[(pos as usize >> 6) & 1] >> (pos & 63) & 1 == 1
+    }
+
+    /// The squares below 64 (with a larger board, the others folded onto them).
+    #[inline]
+    pub(crate) fn low_word(&self) -> u64 {
+        self.0[0]
     }
 
     /// The squares of both.
@@ -441,6 +508,51 @@ impl Steps {
             Purpose::Count(counted) => Some(counted),
             _ => None,
         }
+    }
+
+    /// A tally for counting plain turns in bulk into these steps ([`BulkCount`]), where
+    /// they count plain turns ([`Steps::count_plain`]), keep every step or screen them,
+    /// and note nothing.
+    #[inline]
+    pub(crate) fn bulk_count(&self) -> Option<BulkCount> {
+        let danger = match &self.keep {
+            Keep::Every => 0,
+            Keep::Screening(screen) => screen.danger.low_word(),
+            _ => return None,
+        };
+        if !matches!(self.purpose, Purpose::Count(_)) || self.noting {
+            return None;
+        }
+        let mut count = BulkCount {
+            danger,
+            turns: 0,
+            work: 0,
+            origins: 0,
+            last: (0, 0),
+            work_left: 0,
+            turns_left: 0,
+        };
+        count.bound_by(self);
+        Some(count)
+    }
+
+    /// Adds the turns `count` counted to those counted here, as [`RunCore::add`] would
+    /// have one by one, and empties it.
+    #[inline]
+    pub(crate) fn take_bulk_count(&mut self, count: &mut BulkCount) {
+        self.work += count.work;
+        if let (Purpose::Count(counted), true) = (&mut self.purpose, count.turns != 0) {
+            counted.turns += count.turns;
+            let (last, destinations) = count.last;
+            counted
+                .routes
+                .note_origins(count.origins, last, destinations);
+            counted.note_type(None);
+        }
+        count.turns = 0;
+        count.work = 0;
+        count.origins = 0;
+        count.bound_by(self);
     }
 
     /// How many turns [`Steps::count_plain`] counted without keeping them, and their
@@ -1038,6 +1150,14 @@ impl<'a> RunCore<'a> {
         }
         self.restart(move_type);
         true
+    }
+
+    /// `add` of the held piece moved from its square to `to`, as a shaped template's
+    /// code adds it (see [`crate::shape`]).
+    #[inline]
+    pub(crate) fn add_moving_to(&mut self, to: Pos) {
+        self.pos = to;
+        self.add(&[], Placement::Move, Continuation::Complete);
     }
 
     /// Where this run keeps the steps it adds.

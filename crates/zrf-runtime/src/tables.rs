@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use crate::random::{SplitMix64, Zobrist};
 use crate::reach::Reach;
+use crate::shape::{BulkTargets, Shape};
 use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
 
 /// No position (off the board, or no link).
@@ -54,6 +55,10 @@ pub struct PieceInfo {
     pub about: Vec<(String, String)>,
     /// `(notation "N")`: how the rules abbreviate it, when they do.
     pub notation: Option<String>,
+    /// Per move template, by number: its [`Shape`], where it has one whose turns a
+    /// perft's last ply counts in bulk, or whose opening says when it need not run;
+    /// empty when none has.
+    pub shapes: Vec<Option<Shape>>,
 }
 
 /// Pieces of one type and owner placed at the start.
@@ -359,6 +364,8 @@ struct Lookups {
     /// Whether every goal is `stalemated`, `checkmated` or `repetition` (see
     /// [`Tables::goals_wait_for_no_move_or_repetition`]).
     goals_wait: bool,
+    /// [`Tables::bulk_targets`].
+    bulk: Option<BulkTargets>,
 }
 
 /// The board as one player moves on it.
@@ -377,7 +384,7 @@ impl Lookups {
     fn new(tables: &Tables) -> Lookups {
         let directions = tables.directions.len();
         let words = tables.positions.len().div_ceil(64);
-        let views = (0..tables.players.len())
+        let views: Vec<PlayerView> = (0..tables.players.len())
             .map(|player| {
                 let symmetry = tables.symmetry.get(player).map_or(&[][..], Vec::as_slice);
                 let links = tables
@@ -410,6 +417,7 @@ impl Lookups {
             active[turn.player as usize / 64] |= 1 << (turn.player % 64);
         }
         Lookups {
+            bulk: BulkTargets::new(tables, &views),
             views,
             active,
             mover_keys: tables.turns.iter().map(mover_key).collect(),
@@ -595,6 +603,13 @@ impl Tables {
     #[inline]
     pub(crate) fn active_players(&self) -> [u64; 4] {
         self.lookups().active
+    }
+
+    /// Where the shaped templates of each piece type may add steps, for counting them
+    /// in bulk (see [`crate::shape`]); none on a larger board, or without shapes.
+    #[inline]
+    pub(crate) fn bulk_targets(&self) -> Option<&BulkTargets> {
+        self.lookups().bulk.as_ref()
     }
 
     /// The board as `player` moves on it; empty for a player the tables do not list.

@@ -53,6 +53,7 @@ fn row(squares: u32) -> Tables {
                 dummy: false,
                 about: Vec::new(),
                 notation: None,
+                shapes: Vec::new(),
             })
             .collect(),
         attributes: vec!["marked?".into()],

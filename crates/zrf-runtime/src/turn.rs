@@ -295,6 +295,20 @@ impl Routes {
         !self.clash
     }
 
+    /// [`Routes::note`] of the turns of pieces on each of `origins` (bit `p` for square
+    /// `p`, each square new, in order), the last of them on `last` going to each of
+    /// `destinations` (squares below 64).
+    #[inline]
+    pub(crate) fn note_origins(&mut self, origins: u64, last: Pos, destinations: u64) {
+        // Square `p` is kept as `p + 1` (0 is for drops).
+        let kept = [origins << 1, origins >> 63];
+        self.clash |= (self.origins[0] & kept[0]) | (self.origins[1] & kept[1]) != 0;
+        self.origins[0] |= kept[0];
+        self.origins[1] |= kept[1];
+        self.run_origin = Some(Some(last));
+        self.destinations = [destinations, 0, 0, 0];
+    }
+
     /// No turn noted, no clash.
     pub(crate) const STARTING: Routes = Routes::starting(false);
 

@@ -1,0 +1,118 @@
+//! Which move templates have a shape whose turns the runtime counts in bulk
+//! ([`Shape`]): a leap or step with tests on the squares passed (perhaps promoting in a
+//! zone, where its code runs), and a slide. Each is recognised from the template's
+//! statements exactly as written; anything else (marks, flags, partial moves,
+//! `opposite` directions) keeps its code.
+
+use zrf_runtime::{LeapStep, Shape, Test};
+
+use crate::ir::{AddKind, Cond, Dir, Stmt};
+
+/// The shape of a move template, if it has one.
+pub fn shape_of(template: &[Stmt]) -> Option<Shape> {
+    leap_or_slide(template).or_else(|| guarded(template))
+}
+
+/// A [`Shape::Leap`] or [`Shape::Slide`].
+fn leap_or_slide(template: &[Stmt]) -> Option<Shape> {
+    if let [first, looped, then @ ..] = template {
+        if let Some(dir) = slid(first, looped) {
+            return match then {
+                [] => Some(Shape::Slide { dir, then: None }),
+                [verified @ .., last] if is_plain_add(last) => Some(Shape::Slide {
+                    dir,
+                    then: Some(tests(verified)?),
+                }),
+                _ => None,
+            };
+        }
+    }
+    match template {
+        [steps @ .., last] if is_plain_add(last) => leap(steps, None),
+        [steps @ .., Stmt::If(Cond::InZone(zone, None), _, otherwise)] if matches!(&otherwise[..], [add] if is_plain_add(add)) => {
+            leap(steps, Some(zone.narrow::<u16>()))
+        }
+        _ => None,
+    }
+}
+
+/// The steps and tests a template of any other form starts with, where it starts with
+/// a step.
+fn guarded(template: &[Stmt]) -> Option<Shape> {
+    let opening = template
+        .iter()
+        .position(|stmt| match stmt {
+            Stmt::Step(Dir::Named(_)) => false,
+            Stmt::Verify(cond) => test(cond).is_none(),
+            _ => true,
+        })
+        .unwrap_or(template.len());
+    match leap(&template[..opening], None)? {
+        Shape::Leap { steps, .. } => Some(Shape::Guarded(steps)),
+        _ => None,
+    }
+}
+
+/// The direction of `d (while empty? add d)`.
+fn slid(first: &Stmt, looped: &Stmt) -> Option<u16> {
+    let (Stmt::Step(Dir::Named(dir)), Stmt::While(Cond::Empty(None), repeat)) = (first, looped)
+    else {
+        return None;
+    };
+    match &repeat[..] {
+        [add, Stmt::Step(Dir::Named(again))] if is_plain_add(add) && again == dir => {
+            Some(dir.narrow::<u16>())
+        }
+        _ => None,
+    }
+}
+
+/// The tests of `(verify t)…`.
+fn tests(stmts: &[Stmt]) -> Option<Vec<Test>> {
+    (stmts.iter())
+        .map(|stmt| match stmt {
+            Stmt::Verify(cond) => test(cond),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `d1 (verify t…) d2 (verify t…) …` before the last `add`, which runs the template's
+/// code in zone `coded_in`.
+fn leap(body: &[Stmt], coded_in: Option<u16>) -> Option<Shape> {
+    let mut steps: Vec<LeapStep> = Vec::new();
+    for stmt in body {
+        match stmt {
+            Stmt::Step(Dir::Named(dir)) => steps.push(LeapStep {
+                dir: dir.narrow::<u16>(),
+                tests: Vec::new(),
+            }),
+            Stmt::Verify(cond) => steps.last_mut()?.tests.push(test(cond)?),
+            _ => return None,
+        }
+    }
+    (!steps.is_empty()).then_some(Shape::Leap { steps, coded_in })
+}
+
+/// `add` of the moving piece, no promotion, the turn complete.
+fn is_plain_add(stmt: &Stmt) -> bool {
+    matches!(
+        stmt,
+        Stmt::Add {
+            kind: AddKind::Add,
+            promote,
+            continue_with: None,
+        } if promote.is_empty()
+    )
+}
+
+/// A test of the current square that [`Test`] names.
+fn test(cond: &Cond) -> Option<Test> {
+    match cond {
+        Cond::Empty(None) => Some(Test::Empty),
+        Cond::Enemy(None) => Some(Test::Enemy),
+        Cond::Not(inner) if **inner == Cond::Friend(None) => Some(Test::NotFriend),
+        Cond::InZone(zone, None) => Some(Test::InZone(zone.narrow::<u16>())),
+        _ => None,
+    }
+}

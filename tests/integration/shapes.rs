@@ -1,0 +1,218 @@
+//! Move templates of the shapes the runtime counts in bulk (leaps, slides, openings that
+//! guard the rest): which the lowering recognises, and counts found in bulk equal to
+//! the turns listed one by one, on boards where the shortcut meets its edge cases
+//! (rays that come round a cylinder, neutral pieces, leaps past a square that must be
+//! empty, promotion zones, a royal piece whose safety the screen decides).
+
+use std::io::Write;
+
+use zrf::interp;
+use zrf_runtime::{Game, LeapStep, Shape, State, Test};
+
+use crate::perft::engine;
+
+/// A small game on a 4x4 cylinder (east and west wrap round) with a neutral player.
+const CYLINDER: &str = r#"
+(define slide ($1 (while empty? add $1) (verify not-friend?) add))
+(game
+   (title "Cylinder")
+   (players White Black Gray)
+   (turn-order White Black)
+   (board
+      (grid
+         (start-rectangle 0 0 10 10)
+         (dimensions ("a/b/c/d" (10 0)) ("4/3/2/1" (0 10)))
+         (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1)))
+      (links e (d1 a1) (d2 a2) (d3 a3) (d4 a4))
+      (links w (a1 d1) (a2 d2) (a3 d3) (a4 d4))
+      (symmetry Black (n s) (s n) (ne se) (se ne) (nw sw) (sw nw))
+      (zone (name top) (players White) (positions a4 b4 c4 d4))
+      (zone (name top) (players Black) (positions a1 b1 c1 d1)))
+   (piece
+      (name King)
+      (moves (n (verify not-friend?) add) (s (verify not-friend?) add)
+             (e (verify not-friend?) add) (w (verify not-friend?) add)))
+   (piece
+      (name Rook)
+      (moves (slide n) (slide e) (slide s) (slide w)))
+   (piece
+      (name Pawn)
+      (moves
+         (n (verify empty?) (if (in-zone? top) (add Rook) else add))
+         (n (verify empty?) n (verify empty?) add)
+         (ne (verify enemy?) add)
+         (nw (verify not-friend?) add)
+         (e (verify empty?) to e (verify empty?) add)))
+   (piece
+      (name Runner)
+      (moves (e (while empty? add e)) (sw add)))
+   (board-setup
+      (White (King a1) (Rook b1) (Pawn c1 d2) (Runner a2))
+      (Black (King d4) (Rook c4) (Pawn a4 b3) (Runner d3))
+      (Gray (Pawn b2 c3)))
+   (loss-condition (White Black) (checkmated King)))
+"#;
+
+fn cylinder() -> interp::Interpreted {
+    let mut file = tempfile::Builder::new()
+        .suffix(".zrf")
+        .tempfile()
+        .expect("a file");
+    file.write_all(CYLINDER.as_bytes()).expect("written");
+    zrf::build::Config::new()
+        .quiet(true)
+        .interpret(file.path())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Perft with every ply's moves listed and played: what the bulk count must match.
+fn listed_perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
+    let moves = game.legal_moves(state);
+    if depth <= 1 {
+        return moves.len() as u64;
+    }
+    (moves.iter())
+        .map(|m| listed_perft(game, &game.play(state, m), depth - 1))
+        .sum()
+}
+
+fn shapes_of(engine: &interp::Interpreted, piece: &str) -> Vec<Option<Shape>> {
+    let tables = &engine.tables;
+    let kind = tables
+        .pieces
+        .iter()
+        .position(|p| p.name == piece)
+        .expect("the piece");
+    tables.pieces[kind].shapes.clone()
+}
+
+fn dir(engine: &interp::Interpreted, name: &str) -> u16 {
+    engine
+        .tables
+        .directions
+        .iter()
+        .position(|d| d == name)
+        .expect("the direction") as u16
+}
+
+fn step(dir: u16, tests: &[Test]) -> LeapStep {
+    LeapStep {
+        dir,
+        tests: tests.to_vec(),
+    }
+}
+
+#[test]
+fn the_lowering_recognises_leaps_slides_and_openings() {
+    let engine = cylinder();
+    let [n, e] = [dir(&engine, "n"), dir(&engine, "e")];
+    let top = engine
+        .tables
+        .zone_names
+        .iter()
+        .position(|z| z == "top")
+        .expect("a zone") as u16;
+    let pawn = shapes_of(&engine, "Pawn");
+    assert_eq!(
+        pawn,
+        [
+            Some(Shape::Leap {
+                steps: vec![step(n, &[Test::Empty])],
+                coded_in: Some(top),
+            }),
+            Some(Shape::Leap {
+                steps: vec![step(n, &[Test::Empty]), step(n, &[Test::Empty])],
+                coded_in: None,
+            }),
+            Some(Shape::Leap {
+                steps: vec![step(dir(&engine, "ne"), &[Test::Enemy])],
+                coded_in: None,
+            }),
+            Some(Shape::Leap {
+                steps: vec![step(dir(&engine, "nw"), &[Test::NotFriend])],
+                coded_in: None,
+            }),
+            // `to` ends the opening: the rest runs its code.
+            Some(Shape::Guarded(vec![step(e, &[Test::Empty])])),
+        ]
+    );
+    assert_eq!(
+        shapes_of(&engine, "Rook")[1],
+        Some(Shape::Slide {
+            dir: e,
+            then: Some(vec![Test::NotFriend]),
+        })
+    );
+    assert_eq!(
+        shapes_of(&engine, "Runner"),
+        [
+            Some(Shape::Slide { dir: e, then: None }),
+            Some(Shape::Leap {
+                steps: vec![step(dir(&engine, "sw"), &[])],
+                coded_in: None,
+            }),
+        ]
+    );
+}
+
+#[test]
+fn chess_castling_keeps_its_code_and_its_other_moves_have_shapes() {
+    let engine = engine("chess.zrf");
+    let king = shapes_of(&engine, "King");
+    // Eight steps that set an attribute (guarded by their first test), two castlings.
+    assert_eq!(king.len(), 10);
+    assert!(king[..8]
+        .iter()
+        .all(|s| matches!(s, Some(Shape::Guarded(_)))));
+    assert_eq!(king[8..], [None, None]);
+    assert!(shapes_of(&engine, "Knight")
+        .iter()
+        .all(|s| matches!(s, Some(Shape::Leap { steps, .. }) if steps.len() == 2)));
+}
+
+#[test]
+fn bulk_counts_equal_the_turns_listed_on_a_cylinder_with_neutral_pieces() {
+    let engine = cylinder();
+    let start = engine.start();
+    let counted: Vec<u64> = (1..=4)
+        .map(|d| zrf_search::perft(&engine, &start, d))
+        .collect();
+    let listed: Vec<u64> = (1..=4).map(|d| listed_perft(&engine, &start, d)).collect();
+    assert_eq!(counted, listed);
+    assert_eq!(counted, [5, 26, 171, 914]);
+}
+
+#[test]
+fn bulk_counts_equal_the_turns_listed_along_random_games() {
+    for (sample, seeds) in [("chess.zrf", 1..=6), ("breakthrough.zrf", 1..=3)] {
+        let engine = engine(sample);
+        for seed in seeds {
+            let mut checked = 0;
+            let mut buffer = Vec::new();
+            zrf_search::playout(&engine, seed, 200, |state: &State| {
+                let listed = engine.legal_moves(state).len();
+                assert_eq!(
+                    engine.legal_move_count(state, &mut buffer),
+                    listed,
+                    "{sample}, seed {seed}, ply {checked}"
+                );
+                checked += 1;
+                true
+            });
+            assert!(checked > 20, "{sample}, seed {seed}: {checked} plies");
+        }
+    }
+    let engine = cylinder();
+    for seed in 1..=20 {
+        let mut buffer = Vec::new();
+        zrf_search::playout(&engine, seed, 100, |state: &State| {
+            let listed = engine.legal_moves(state).len();
+            assert_eq!(
+                engine.legal_move_count(state, &mut buffer),
+                listed,
+                "seed {seed}"
+            );
+            true
+        });
+    }
+}
