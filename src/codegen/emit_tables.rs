@@ -427,6 +427,7 @@ fn shape(shape: &Shape, names: &Names) -> String {
     };
     match shape {
         Shape::Leap {
+            origin,
             steps: leap,
             coded_in,
         } => {
@@ -434,19 +435,28 @@ fn shape(shape: &Shape, names: &Names) -> String {
                 format!("Some(zone::{})", names.zones[zone as usize])
             });
             format!(
-                "Shape::Leap {{ steps: {}, coded_in: {coded_in} }}",
+                "Shape::Leap {{ origin: {}, steps: {}, coded_in: {coded_in} }}",
+                tests(origin),
                 steps(leap)
             )
         }
-        Shape::Slide { dir, then } => {
+        Shape::Slide { origin, dir, then } => {
             let then = then
                 .as_ref()
                 .map_or("None".to_string(), |t| format!("Some({})", tests(t)));
             format!(
-                "Shape::Slide {{ dir: dir::{}, then: {then} }}",
+                "Shape::Slide {{ origin: {}, dir: dir::{}, then: {then} }}",
+                tests(origin),
                 names.dir(*dir)
             )
         }
-        Shape::Guarded(opening) => format!("Shape::Guarded({})", steps(opening)),
+        Shape::Guarded {
+            origin,
+            steps: opening,
+        } => format!(
+            "Shape::Guarded {{ origin: {}, steps: {} }}",
+            tests(origin),
+            steps(opening)
+        ),
     }
 }

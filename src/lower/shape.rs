@@ -10,16 +10,29 @@ use crate::ir::{AddKind, Cond, Dir, Stmt};
 
 /// The shape of a move template, if it has one.
 pub fn shape_of(template: &[Stmt]) -> Option<Shape> {
-    leap_or_slide(template).or_else(|| guarded(template))
+    // Tests of the square the piece stands on, before its first step.
+    let first_step = template
+        .iter()
+        .position(|stmt| !matches!(stmt, Stmt::Verify(cond) if test(cond).is_some()))
+        .unwrap_or(template.len());
+    let (origin, template) = template.split_at(first_step);
+    let origin = tests(origin)?;
+    leap_or_slide(template, &origin).or_else(|| guarded(template, origin))
 }
 
 /// A [`Shape::Leap`] or [`Shape::Slide`].
-fn leap_or_slide(template: &[Stmt]) -> Option<Shape> {
+fn leap_or_slide(template: &[Stmt], origin: &[Test]) -> Option<Shape> {
     if let [first, looped, then @ ..] = template {
         if let Some(dir) = slid(first, looped) {
+            let origin = origin.to_vec();
             return match then {
-                [] => Some(Shape::Slide { dir, then: None }),
+                [] => Some(Shape::Slide {
+                    origin,
+                    dir,
+                    then: None,
+                }),
                 [verified @ .., last] if is_plain_add(last) => Some(Shape::Slide {
+                    origin,
                     dir,
                     then: Some(tests(verified)?),
                 }),
@@ -28,9 +41,9 @@ fn leap_or_slide(template: &[Stmt]) -> Option<Shape> {
         }
     }
     match template {
-        [steps @ .., last] if is_plain_add(last) => leap(steps, None),
+        [steps @ .., last] if is_plain_add(last) => leap(origin, steps, None),
         [steps @ .., Stmt::If(Cond::InZone(zone, None), _, otherwise)] if matches!(&otherwise[..], [add] if is_plain_add(add)) => {
-            leap(steps, Some(zone.narrow::<u16>()))
+            leap(origin, steps, Some(zone.narrow::<u16>()))
         }
         _ => None,
     }
@@ -38,7 +51,7 @@ fn leap_or_slide(template: &[Stmt]) -> Option<Shape> {
 
 /// The steps and tests a template of any other form starts with, where it starts with
 /// a step.
-fn guarded(template: &[Stmt]) -> Option<Shape> {
+fn guarded(template: &[Stmt], origin: Vec<Test>) -> Option<Shape> {
     let opening = template
         .iter()
         .position(|stmt| match stmt {
@@ -47,8 +60,8 @@ fn guarded(template: &[Stmt]) -> Option<Shape> {
             _ => true,
         })
         .unwrap_or(template.len());
-    match leap(&template[..opening], None)? {
-        Shape::Leap { steps, .. } => Some(Shape::Guarded(steps)),
+    match leap(&[], &template[..opening], None)? {
+        Shape::Leap { steps, .. } => Some(Shape::Guarded { origin, steps }),
         _ => None,
     }
 }
@@ -78,8 +91,8 @@ fn tests(stmts: &[Stmt]) -> Option<Vec<Test>> {
 }
 
 /// `d1 (verify t…) d2 (verify t…) …` before the last `add`, which runs the template's
-/// code in zone `coded_in`.
-fn leap(body: &[Stmt], coded_in: Option<u16>) -> Option<Shape> {
+/// code in zone `coded_in`, after the `origin` tests.
+fn leap(origin: &[Test], body: &[Stmt], coded_in: Option<u16>) -> Option<Shape> {
     let mut steps: Vec<LeapStep> = Vec::new();
     for stmt in body {
         match stmt {
@@ -91,7 +104,11 @@ fn leap(body: &[Stmt], coded_in: Option<u16>) -> Option<Shape> {
             _ => return None,
         }
     }
-    (!steps.is_empty()).then_some(Shape::Leap { steps, coded_in })
+    (!steps.is_empty()).then(|| Shape::Leap {
+        origin: origin.to_vec(),
+        steps,
+        coded_in,
+    })
 }
 
 /// `add` of the moving piece, no promotion, the turn complete.

@@ -27,7 +27,8 @@ const CYLINDER: &str = r#"
       (links w (a1 d1) (a2 d2) (a3 d3) (a4 d4))
       (symmetry Black (n s) (s n) (ne se) (se ne) (nw sw) (sw nw))
       (zone (name top) (players White) (positions a4 b4 c4 d4))
-      (zone (name top) (players Black) (positions a1 b1 c1 d1)))
+      (zone (name top) (players Black) (positions a1 b1 c1 d1))
+      (zone (name middle) (players White Black) (positions a2 b2 c2 d2 a3 b3 c3 d3)))
    (piece
       (name King)
       (moves (n (verify not-friend?) add) (s (verify not-friend?) add)
@@ -45,7 +46,7 @@ const CYLINDER: &str = r#"
          (e (verify empty?) to e (verify empty?) add)))
    (piece
       (name Runner)
-      (moves (e (while empty? add e)) (sw add)))
+      (moves (e (while empty? add e)) ((verify (in-zone? middle)) sw add)))
    (board-setup
       (White (King a1) (Rook b1) (Pawn c1 d2) (Runner a2))
       (Black (King d4) (Rook c4) (Pawn a4 b3) (Runner d3))
@@ -117,37 +118,51 @@ fn the_lowering_recognises_leaps_slides_and_openings() {
         pawn,
         [
             Some(Shape::Leap {
+                origin: vec![],
                 steps: vec![step(n, &[Test::Empty])],
                 coded_in: Some(top),
             }),
             Some(Shape::Leap {
+                origin: vec![],
                 steps: vec![step(n, &[Test::Empty]), step(n, &[Test::Empty])],
                 coded_in: None,
             }),
             Some(Shape::Leap {
+                origin: vec![],
                 steps: vec![step(dir(&engine, "ne"), &[Test::Enemy])],
                 coded_in: None,
             }),
             Some(Shape::Leap {
+                origin: vec![],
                 steps: vec![step(dir(&engine, "nw"), &[Test::NotFriend])],
                 coded_in: None,
             }),
             // `to` ends the opening: the rest runs its code.
-            Some(Shape::Guarded(vec![step(e, &[Test::Empty])])),
+            Some(Shape::Guarded {
+                origin: vec![],
+                steps: vec![step(e, &[Test::Empty])],
+            }),
         ]
     );
     assert_eq!(
         shapes_of(&engine, "Rook")[1],
         Some(Shape::Slide {
+            origin: vec![],
             dir: e,
             then: Some(vec![Test::NotFriend]),
         })
     );
+    let middle = engine.tables.zone_names.iter().position(|z| z == "middle");
     assert_eq!(
         shapes_of(&engine, "Runner"),
         [
-            Some(Shape::Slide { dir: e, then: None }),
+            Some(Shape::Slide {
+                origin: vec![],
+                dir: e,
+                then: None,
+            }),
             Some(Shape::Leap {
+                origin: vec![Test::InZone(middle.expect("a zone") as u16)],
                 steps: vec![step(dir(&engine, "sw"), &[])],
                 coded_in: None,
             }),
@@ -163,7 +178,7 @@ fn chess_castling_keeps_its_code_and_its_other_moves_have_shapes() {
     assert_eq!(king.len(), 10);
     assert!(king[..8]
         .iter()
-        .all(|s| matches!(s, Some(Shape::Guarded(_)))));
+        .all(|s| matches!(s, Some(Shape::Guarded { .. }))));
     assert_eq!(king[8..], [None, None]);
     assert!(shapes_of(&engine, "Knight")
         .iter()

@@ -36,6 +36,8 @@ pub enum Shape {
     /// `(if (in-zone? ZONE) … else add)`: where the last square is in that zone (a
     /// promotion, say), the template runs its code.
     Leap {
+        /// The tests of the square the piece stands on, before the first step.
+        origin: Vec<Test>,
         /// The steps, in order.
         steps: Vec<LeapStep>,
         /// The zone where the template runs its code, by number.
@@ -45,14 +47,21 @@ pub enum Shape {
     /// piece added on every empty square along `d`, and on the first square that is not
     /// empty if it passes every test.
     Slide {
+        /// The tests of the square the piece stands on, before the first step.
+        origin: Vec<Test>,
         /// The direction slid in.
         dir: Dir,
         /// The tests of the first square that is not empty, where the slide adds there.
         then: Option<Vec<Test>>,
     },
-    /// A template of any other form whose code starts with these steps and tests:
+    /// A template of any other form whose code starts with these tests and steps:
     /// where they fail, whatever the rest does, it adds nothing, and is not run.
-    Guarded(Vec<LeapStep>),
+    Guarded {
+        /// The tests of the square the piece stands on, before the first step.
+        origin: Vec<Test>,
+        /// The steps, in order.
+        steps: Vec<LeapStep>,
+    },
 }
 
 /// One step of a [`Shape::Leap`] and the tests of the square it reaches.
@@ -80,12 +89,13 @@ pub enum Test {
 impl Shape {
     /// The directions and zones it names, for checking them against the tables.
     pub(crate) fn directions_and_zones(&self) -> (Vec<Dir>, Vec<u16>) {
-        let tests: Vec<Test> = match self {
-            Shape::Leap { steps, .. } | Shape::Guarded(steps) => {
-                steps.iter().flat_map(|s| s.tests.clone()).collect()
+        let (origin, mut tests): (&[Test], Vec<Test>) = match self {
+            Shape::Leap { origin, steps, .. } | Shape::Guarded { origin, steps } => {
+                (origin, steps.iter().flat_map(|s| s.tests.clone()).collect())
             }
-            Shape::Slide { then, .. } => then.iter().flatten().copied().collect(),
+            Shape::Slide { origin, then, .. } => (origin, then.iter().flatten().copied().collect()),
         };
+        tests.extend_from_slice(origin);
         let coded_in = match self {
             Shape::Leap { coded_in, .. } => *coded_in,
             _ => None,
@@ -98,7 +108,7 @@ impl Shape {
             .chain(coded_in)
             .collect();
         let directions = match self {
-            Shape::Leap { steps, .. } | Shape::Guarded(steps) => {
+            Shape::Leap { steps, .. } | Shape::Guarded { steps, .. } => {
                 steps.iter().map(|s| s.dir).collect()
             }
             Shape::Slide { dir, .. } => vec![*dir],
@@ -278,6 +288,12 @@ impl Board<'_> {
             })
     }
 
+    /// Whether `tests` pass on `from`, which holds a friend (the moving piece).
+    fn passes_on_origin(&self, tests: &[Test], from: Pos) -> bool {
+        let (needs, zoned) = self.standing(tests, from);
+        zoned && needs & FRIEND != 0
+    }
+
     fn walk(&self, steps: &[LeapStep], from: Pos) -> Walk {
         let mut walk = Walk {
             end: from,
@@ -360,15 +376,24 @@ impl BulkTargets {
         let mut reached = 0u64;
         for (number, shape) in shapes.iter().enumerate().take(63) {
             let template = 1u64 << number;
+            let origin = match shape {
+                Some(Shape::Leap { origin, .. })
+                | Some(Shape::Slide { origin, .. })
+                | Some(Shape::Guarded { origin, .. }) => origin.as_slice(),
+                None => &[],
+            };
             let counted = match shape {
                 None => false,
-                Some(Shape::Leap { steps, coded_in }) => {
-                    self.leap(board, steps, *coded_in, from, &mut square, &mut reached)
-                }
-                Some(Shape::Slide { dir, then }) => {
+                // The square holds the moving piece, a friend: only zone tests pass,
+                // where the square is in the zone.
+                Some(_) if !board.passes_on_origin(origin, from) => true,
+                Some(Shape::Leap {
+                    steps, coded_in, ..
+                }) => self.leap(board, steps, *coded_in, from, &mut square, &mut reached),
+                Some(Shape::Slide { dir, then, .. }) => {
                     self.slide(board, *dir, then.as_deref(), from, &mut reached)
                 }
-                Some(Shape::Guarded(steps)) => {
+                Some(Shape::Guarded { steps, .. }) => {
                     let walk = board.walk(steps, from);
                     match walk.tested.first() {
                         // The opening fails here whatever stands where: nothing to run.
