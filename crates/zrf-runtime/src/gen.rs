@@ -148,9 +148,10 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                     self.templates.piece_moves(&mut run, piece.kind, filter);
                 }
             }
-            (None, None) => match (self.tables.bulk_targets())
+            // The bulk targets are worked out only once a count asks for them.
+            (None, None) => match (run.output().bulk_count())
                 .filter(|_| filter == Filter::ANY)
-                .and_then(|bulk| Some((bulk, run.output().bulk_count()?)))
+                .and_then(|count| Some((self.tables.bulk_targets()?, count)))
             {
                 Some((bulk, count)) => {
                     self.pieces_counted_in_bulk(&mut run, state, turn, bulk, count);

@@ -346,8 +346,13 @@ pub struct Tables {
 /// [`Tables`] so that a step or a zone test is one index: the player's symmetry folded
 /// into the links, and its zones laid side by side; the movers' hash keys, which every
 /// move played asks for; and what each move list asks of the priorities and royal types.
+/// Apart from those, where the shaped templates' turns go, for a perft's last ply.
 #[derive(Clone, Debug, Default)]
-pub struct Derived(OnceLock<Lookups>);
+pub struct Derived {
+    lookups: OnceLock<Lookups>,
+    /// Worked out apart, on first use: only a perft's last ply asks for it.
+    bulk: OnceLock<Option<BulkTargets>>,
+}
 
 #[derive(Clone, Debug)]
 struct Lookups {
@@ -364,8 +369,6 @@ struct Lookups {
     /// Whether every goal is `stalemated`, `checkmated` or `repetition` (see
     /// [`Tables::goals_wait_for_no_move_or_repetition`]).
     goals_wait: bool,
-    /// [`Tables::bulk_targets`].
-    bulk: Option<BulkTargets>,
 }
 
 /// The board as one player moves on it.
@@ -384,7 +387,7 @@ impl Lookups {
     fn new(tables: &Tables) -> Lookups {
         let directions = tables.directions.len();
         let words = tables.positions.len().div_ceil(64);
-        let views: Vec<PlayerView> = (0..tables.players.len())
+        let views = (0..tables.players.len())
             .map(|player| {
                 let symmetry = tables.symmetry.get(player).map_or(&[][..], Vec::as_slice);
                 let links = tables
@@ -417,7 +420,6 @@ impl Lookups {
             active[turn.player as usize / 64] |= 1 << (turn.player % 64);
         }
         Lookups {
-            bulk: BulkTargets::new(tables, &views),
             views,
             active,
             mover_keys: tables.turns.iter().map(mover_key).collect(),
@@ -595,7 +597,7 @@ impl Tables {
     }
 
     fn lookups(&self) -> &Lookups {
-        self.derived.0.get_or_init(|| Lookups::new(self))
+        self.derived.lookups.get_or_init(|| Lookups::new(self))
     }
 
     /// The players that take turns, as bits: bit `p % 64` of word `p / 64` for player
@@ -609,7 +611,10 @@ impl Tables {
     /// in bulk (see [`crate::shape`]); none on a larger board, or without shapes.
     #[inline]
     pub(crate) fn bulk_targets(&self) -> Option<&BulkTargets> {
-        self.lookups().bulk.as_ref()
+        let views = || &self.lookups().views;
+        (self.derived.bulk)
+            .get_or_init(|| BulkTargets::new(self, views()))
+            .as_ref()
     }
 
     /// The board as `player` moves on it; empty for a player the tables do not list.
