@@ -1,8 +1,9 @@
 //! Which move templates have a shape whose turns the runtime counts in bulk
 //! ([`Shape`]): a leap or step with tests on the squares passed (perhaps promoting in a
-//! zone, where its code runs), and a slide. Each is recognised from the template's
-//! statements exactly as written; anything else (marks, flags, partial moves,
-//! `opposite` directions) keeps its code.
+//! zone, where its code runs), and a slide, each perhaps after zone tests of the square
+//! it starts on; and of any other template, the steps and tests it opens with. Each is
+//! recognised from the template's statements exactly as written; anything else (marks,
+//! flags, captures, partial moves, `opposite` directions) is left to the code.
 
 use zrf_runtime::{LeapStep, Shape, Test};
 
