@@ -5,8 +5,9 @@ use std::cell::Cell;
 
 use smallvec::SmallVec;
 
+use crate::bulk::Occupancy;
 use crate::run::{BulkCount, Footprint, Run, Steps};
-use crate::shape::{BulkTargets, Occupancy};
+use crate::shape::BulkTargets;
 use crate::state::{State, Step};
 use crate::tables::{Filter, Tables, Turn};
 use crate::templates::Templates;

@@ -27,6 +27,7 @@
 #![deny(missing_docs)]
 
 mod attacked;
+mod bulk;
 mod consistency;
 mod draw;
 mod engine;

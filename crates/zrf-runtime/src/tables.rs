@@ -351,7 +351,7 @@ pub struct Tables {
 pub struct Derived {
     lookups: OnceLock<Lookups>,
     /// Worked out apart, on first use: only a perft's last ply asks for it.
-    bulk: OnceLock<Option<BulkTargets>>,
+    pub(crate) bulk: OnceLock<Option<BulkTargets>>,
 }
 
 #[derive(Clone, Debug)]
@@ -605,16 +605,6 @@ impl Tables {
     #[inline]
     pub(crate) fn active_players(&self) -> [u64; 4] {
         self.lookups().active
-    }
-
-    /// Where the shaped templates of each piece type may add steps, for counting them
-    /// in bulk (see [`crate::shape`]); none on a larger board, or without shapes.
-    #[inline]
-    pub(crate) fn bulk_targets(&self) -> Option<&BulkTargets> {
-        let views = || &self.lookups().views;
-        (self.derived.bulk)
-            .get_or_init(|| BulkTargets::new(self, views()))
-            .as_ref()
     }
 
     /// The board as `player` moves on it; empty for a player the tables do not list.
