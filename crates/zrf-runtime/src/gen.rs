@@ -185,9 +185,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     }
 
     /// The steps of the mover's pieces into `run`'s output, which counts plain turns
-    /// ([`Steps::count_plain`]) with `count`'s help: the turns of shaped templates counted in bulk where
-    /// the screen decides them (see [`crate::shape`]) and added one by one where it
-    /// does not, the other templates run as usual.
+    /// ([`Steps::count_plain`]) with `count`'s help: the turns of shaped templates
+    /// counted in bulk where the screen decides them (see [`crate::bulk`]) and added one
+    /// by one where it does not, the other templates run as usual.
     fn pieces_counted_in_bulk(
         &self,
         run: &mut Run<'_, T::Noting>,

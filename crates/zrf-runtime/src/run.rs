@@ -183,7 +183,7 @@ enum Keep {
 }
 
 /// Plain turns of pieces on squares below 64 counted in bulk over a position, apart
-/// from [`Steps`] until [`Steps::take_bulk_count`] (see [`crate::shape`]): each piece's
+/// from [`Steps`] until [`Steps::take_bulk_count`] (see [`crate::bulk`]): each piece's
 /// turns are those [`Steps::count_plain`] would count one by one as they came (kept,
 /// decided by the screen, needing no test).
 #[derive(Clone, Copy, Debug)]
@@ -197,10 +197,10 @@ pub(crate) struct BulkCount {
     /// The squares with turns counted, the last of them and where its turns go.
     origins: u64,
     last: (Pos, u64),
-    /// How much more work, and how many more turns, leave every bound of the list
-    /// unreached.
-    work_left: u32,
-    turns_left: usize,
+    /// The work, and the turns, that [`Steps`] could take when it last took the count
+    /// before a bound of its list is reached.
+    work_room: u32,
+    turns_room: usize,
 }
 
 impl BulkCount {
@@ -210,7 +210,8 @@ impl BulkCount {
     /// nothing, where the list might reach a bound on the way (the code then runs).
     #[inline]
     pub(crate) fn count(&mut self, from: Pos, targets: u64, slid: u32) -> Option<u64> {
-        if slid > self.work_left || self.turns_left <= 64 {
+        let work = self.work.saturating_add(slid);
+        if work > self.work_room || self.turns as usize + 64 >= self.turns_room {
             return None;
         }
         let undecided = match self.danger >> from & 1 {
@@ -218,23 +219,23 @@ impl BulkCount {
             _ => targets,
         };
         let decided = targets & !undecided;
-        self.work += slid;
-        self.work_left -= slid;
+        self.work = work;
         if decided != 0 {
-            let turns = decided.count_ones();
-            self.turns += turns;
-            self.turns_left -= turns as usize;
+            self.turns += decided.count_ones();
             self.origins |= 1 << from;
             self.last = (from, decided);
         }
         Some(undecided)
     }
 
-    /// The bounds of `steps`' list, less what it holds.
+    /// Empties the tally, for `steps` as they now are.
     #[inline]
-    fn bound_by(&mut self, steps: &Steps) {
-        self.work_left = MAX_LIST_WORK.saturating_sub(steps.work);
-        self.turns_left = MAX_LIST_MOVES.saturating_sub(steps.listed());
+    fn restart(&mut self, steps: &Steps) {
+        self.turns = 0;
+        self.work = 0;
+        self.origins = 0;
+        self.work_room = MAX_LIST_WORK.saturating_sub(steps.work);
+        self.turns_room = MAX_LIST_MOVES.saturating_sub(steps.listed());
     }
 }
 
@@ -529,10 +530,10 @@ impl Steps {
             work: 0,
             origins: 0,
             last: (0, 0),
-            work_left: 0,
-            turns_left: 0,
+            work_room: 0,
+            turns_room: 0,
         };
-        count.bound_by(self);
+        count.restart(self);
         Some(count)
     }
 
@@ -549,10 +550,7 @@ impl Steps {
                 .note_origins(count.origins, last, destinations);
             counted.note_type(None);
         }
-        count.turns = 0;
-        count.work = 0;
-        count.origins = 0;
-        count.bound_by(self);
+        count.restart(self);
     }
 
     /// How many turns [`Steps::count_plain`] counted without keeping them, and their
@@ -1153,7 +1151,7 @@ impl<'a> RunCore<'a> {
     }
 
     /// `add` of the held piece moved from its square to `to`, as a shaped template's
-    /// code adds it (see [`crate::shape`]).
+    /// code adds it (see [`crate::bulk`]).
     #[inline]
     pub(crate) fn add_moving_to(&mut self, to: Pos) {
         self.pos = to;
