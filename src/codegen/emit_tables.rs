@@ -70,7 +70,9 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                         piece.dummy
                     );
                     if piece.shapes.is_empty() {
-                        let head = format!("PieceInfo {{ {fields}shapes: Vec::new(), ");
+                        let head = format!(
+                            "PieceInfo {{ {fields}shapes: Vec::new(), template_types: Vec::new(), "
+                        );
                         prose(w, "about", &head, " },", &piece.about);
                         continue;
                     }
@@ -84,6 +86,18 @@ pub(super) fn emit_tables(w: &mut RustWriter, tables: &Tables, names: &Names) {
                                 }
                             }
                         });
+                        let types = &piece.template_types;
+                        if types.iter().all(Option::is_none) {
+                            w.line(format!("template_types: vec![None; {}],", types.len()));
+                        } else {
+                            let types = types.iter().map(|t| match t {
+                                Some(t) => {
+                                    format!("Some(move_type::{})", names.move_types[*t as usize])
+                                }
+                                None => "None".to_string(),
+                            });
+                            list(w, "template_types", types, 8);
+                        }
                         prose(w, "about", "", ",", &piece.about);
                     });
                 }

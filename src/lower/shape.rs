@@ -1,9 +1,11 @@
 //! Which move templates have a shape whose turns the runtime counts in bulk
 //! ([`Shape`]): a leap or step with tests on the squares passed (perhaps promoting in a
 //! zone, where its code runs), and a slide, each perhaps after zone tests of the square
-//! it starts on; and of any other template, the steps and tests it opens with. Each is
-//! recognised from the template's statements exactly as written; anything else (marks,
-//! flags, captures, partial moves, `opposite` directions) is left to the code.
+//! it starts on; and of any other template, the steps and tests it opens with (a
+//! `capture` among them skipped). Each is recognised from the template's statements
+//! exactly as written, whatever move type it is listed under (the runtime keeps the
+//! types apart); anything else (marks, flags, captures, partial moves, `opposite`
+//! directions) is left to the code.
 
 use zrf_runtime::{LeapStep, Shape, Test};
 
@@ -51,17 +53,22 @@ fn leap_or_slide(template: &[Stmt], origin: &[Test]) -> Option<Shape> {
 }
 
 /// The steps and tests a template of any other form starts with, where it starts with
-/// a step.
+/// a step. A `capture` of the current square among them changes nothing they test: the
+/// tests read the position before the move.
 fn guarded(template: &[Stmt], origin: Vec<Test>) -> Option<Shape> {
     let opening = template
         .iter()
         .position(|stmt| match stmt {
-            Stmt::Step(Dir::Named(_)) => false,
+            Stmt::Step(Dir::Named(_)) | Stmt::Capture(None) => false,
             Stmt::Verify(cond) => test(cond).is_none(),
             _ => true,
         })
         .unwrap_or(template.len());
-    match leap(&[], &template[..opening], None)? {
+    let opening: Vec<Stmt> = (template[..opening].iter())
+        .filter(|stmt| !matches!(stmt, Stmt::Capture(None)))
+        .cloned()
+        .collect();
+    match leap(&[], &opening, None)? {
         Shape::Leap { steps, .. } => Some(Shape::Guarded { origin, steps }),
         _ => None,
     }

@@ -3,8 +3,8 @@
 //! so that the two cannot disagree.
 
 use zrf_runtime::{
-    Derived, Fnv1a, Goal, GoalCond, GoalKind, Inconsistency, Options, PassTurn, PieceInfo,
-    PieceRef, Place, Player, Setup, Shape, Tables, Turn, Zobrist, ZobristData, NO_POS,
+    Derived, Fnv1a, Goal, GoalCond, GoalKind, Inconsistency, MoveType, Options, PassTurn,
+    PieceInfo, PieceRef, Place, Player, Setup, Shape, Tables, Turn, Zobrist, ZobristData, NO_POS,
 };
 
 use crate::ir;
@@ -24,18 +24,20 @@ pub enum TablesError {
     Inconsistent(#[from] Inconsistency),
 }
 
-/// The shapes of `piece`'s move templates listed under no move type (see [`shape_of`]),
-/// none when it has none: their turns are counted in bulk as untyped.
-fn shapes_of(game: &ir::Game, piece: &ir::Piece) -> Vec<Option<Shape>> {
+/// The shapes of `piece`'s move templates (see [`shape_of`]) and the move types they are
+/// listed under, none when no template has a shape.
+fn shapes_of(game: &ir::Game, piece: &ir::Piece) -> (Vec<Option<Shape>>, Vec<Option<MoveType>>) {
     let shapes: Vec<_> = (piece.moves.iter())
-        .map(|m| {
-            let template = &game.templates[m.template.index()];
-            m.move_type.is_none().then(|| shape_of(template)).flatten()
-        })
+        .map(|m| shape_of(&game.templates[m.template.index()]))
         .collect();
     match shapes.iter().any(Option::is_some) {
-        true => shapes,
-        false => Vec::new(),
+        true => {
+            let types = (piece.moves.iter())
+                .map(|m| m.move_type.map(|t| t.narrow::<u16>()))
+                .collect();
+            (shapes, types)
+        }
+        false => (Vec::new(), Vec::new()),
     }
 }
 
@@ -138,17 +140,21 @@ pub fn runtime_tables(game: &ir::Game) -> Result<Tables, TablesError> {
         pieces: game
             .pieces
             .iter()
-            .map(|p| PieceInfo {
-                name: p.name.clone(),
-                default_attributes: p
-                    .attributes
-                    .iter()
-                    .filter(|(_, value)| *value)
-                    .fold(0, |bits, (a, _)| bits | 1 << a.0),
-                dummy: p.dummy,
-                about: owned_prose(&p.about),
-                notation: p.notation.clone(),
-                shapes: shapes_of(game, p),
+            .map(|p| {
+                let (shapes, template_types) = shapes_of(game, p);
+                PieceInfo {
+                    name: p.name.clone(),
+                    default_attributes: p
+                        .attributes
+                        .iter()
+                        .filter(|(_, value)| *value)
+                        .fold(0, |bits, (a, _)| bits | 1 << a.0),
+                    dummy: p.dummy,
+                    about: owned_prose(&p.about),
+                    notation: p.notation.clone(),
+                    shapes,
+                    template_types,
+                }
             })
             .collect(),
         attributes: game.attributes.clone(),

@@ -54,12 +54,51 @@ const CYLINDER: &str = r#"
    (loss-condition (White Black) (checkmated King)))
 "#;
 
+/// Draughts on a board of 72 squares whose last rank lies beyond the first 64 the
+/// targets hold (no piece starts there), with `move-priorities`, typed shaped
+/// templates, and a link that makes the kings' east slides along the last rank come
+/// round into a loop that does not pass their square again.
+const WIDE_DRAUGHTS: &str = r#"
+(define step ($1 (verify empty?) (if (in-zone? crown) (add King) else add)))
+(define jump ($1 (verify enemy?) capture $1 (verify empty?) (add-partial jumps)))
+(define slide ($1 (while empty? add $1)))
+(game
+   (title "Wide draughts")
+   (players White Black)
+   (turn-order White Black)
+   (move-priorities jumps steps)
+   (board
+      (grid
+         (start-rectangle 0 0 10 10)
+         (dimensions ("a/b/c/d/e/f/g/h/i" (10 0)) ("8/7/6/5/4/3/2/1" (0 10)))
+         (directions (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1) (e 1 0)))
+      (links e (i8 f8))
+      (symmetry Black (ne se) (se ne) (nw sw) (sw nw))
+      (zone (name crown) (players White) (positions a8 b8 c8 d8 e8 f8 g8 h8 i8))
+      (zone (name crown) (players Black) (positions a1 b1 c1 d1 e1 f1 g1 h1 i1)))
+   (piece
+      (name Man)
+      (moves (move-type jumps) (jump nw) (jump ne) (move-type steps) (step nw) (step ne)))
+   (piece
+      (name King)
+      (moves (move-type jumps) (jump nw) (jump ne) (jump sw) (jump se)
+             (move-type steps) (slide nw) (slide ne) (slide sw) (slide se) (slide e)))
+   (board-setup
+      (White (Man b2 d2 f2 h2 a3 c3 e3 g3 i3) (King b4))
+      (Black (Man b8 d8 f8 h8 a7 c7 e7 g7 i7) (King i6)))
+   (loss-condition (White Black) stalemated))
+"#;
+
 fn cylinder() -> interp::Interpreted {
+    interpret(CYLINDER)
+}
+
+fn interpret(rules: &str) -> interp::Interpreted {
     let mut file = tempfile::Builder::new()
         .suffix(".zrf")
         .tempfile()
         .expect("a file");
-    file.write_all(CYLINDER.as_bytes()).expect("written");
+    file.write_all(rules.as_bytes()).expect("written");
     zrf::build::Config::new()
         .quiet(true)
         .interpret(file.path())
@@ -197,6 +236,23 @@ fn bulk_counts_equal_the_turns_listed_on_a_cylinder_with_neutral_pieces() {
     assert_eq!(counted, [5, 26, 171, 914]);
 }
 
+#[test]
+fn bulk_counts_equal_the_turns_listed_under_priorities_on_a_board_of_72_squares() {
+    let engine = interpret(WIDE_DRAUGHTS);
+    assert_eq!(engine.tables.positions.len(), 72);
+    let start = engine.start();
+    let counted: Vec<u64> = (1..=4)
+        .map(|d| zrf_search::perft(&engine, &start, d))
+        .collect();
+    let listed: Vec<u64> = (1..=4).map(|d| listed_perft(&engine, &start, d)).collect();
+    assert_eq!(counted, listed);
+    assert_eq!(counted, [16, 223, 3392, 51458]);
+    let checked: usize = (1..=20)
+        .map(|seed| count_along_playout(&engine, seed, 150, "wide draughts"))
+        .sum();
+    assert!(checked > 500, "wide draughts: {checked} plies");
+}
+
 /// Plays a random game of `plies` from `seed`, checking at every position that the
 /// legal turns counted are as many as those listed; how many positions it checked.
 fn count_along_playout<G: Game>(engine: &G, seed: u64, plies: usize, what: &str) -> usize {
@@ -214,7 +270,11 @@ fn count_along_playout<G: Game>(engine: &G, seed: u64, plies: usize, what: &str)
 
 #[test]
 fn bulk_counts_equal_the_turns_listed_along_random_games() {
-    for (sample, seeds) in [("chess.zrf", 1..=6), ("breakthrough.zrf", 1..=3)] {
+    for (sample, seeds) in [
+        ("chess.zrf", 1..=6),
+        ("breakthrough.zrf", 1..=3),
+        ("checkers.zrf", 1..=6),
+    ] {
         let engine = engine(sample);
         for seed in seeds {
             let checked = count_along_playout(&engine, seed, 200, sample);

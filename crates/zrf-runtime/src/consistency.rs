@@ -155,6 +155,17 @@ impl Tables {
                     piece.name, sizes.attributes
                 )));
             }
+            if piece.template_types.len() != piece.shapes.len() {
+                return Err(Inconsistency(format!(
+                    "piece {:?} has {} shaped templates but {} template move types",
+                    piece.name,
+                    piece.shapes.len(),
+                    piece.template_types.len()
+                )));
+            }
+            for &move_type in piece.template_types.iter().flatten() {
+                sizes.move_type("shaped template move type", move_type)?;
+            }
             for shape in piece.shapes.iter().flatten() {
                 let (directions, zones) = shape.directions_and_zones();
                 for dir in directions {

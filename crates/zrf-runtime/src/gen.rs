@@ -132,6 +132,10 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         let loud_reach = (self.tables.reach.as_ref()).filter(|_| out.is_loud_only());
         let mut run = Run::for_pieces(self.tables, state, turn, out);
         let mut filter = filter;
+        // The bulk targets are worked out only once a count asks for them.
+        let bulk = (run.output().bulk_count())
+            .filter(|_| filter == Filter::ANY)
+            .and_then(|count| Some((self.tables.bulk_targets()?, count)));
         // Two loops, not one testing `narrowing` per piece: the test alone showed in the
         // instruction counts of games without priorities.
         match (narrowing, loud_reach) {
@@ -149,21 +153,19 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                     self.templates.piece_moves(&mut run, piece.kind, filter);
                 }
             }
-            // The bulk targets are worked out only once a count asks for them.
-            (None, None) => match (run.output().bulk_count())
-                .filter(|_| filter == Filter::ANY)
-                .and_then(|count| Some((self.tables.bulk_targets()?, count)))
-            {
-                Some((bulk, count)) => {
-                    self.pieces_counted_in_bulk(&mut run, state, turn, bulk, count);
+            (_, None) if bulk.is_some() => {
+                if let Some((bulk, count)) = bulk {
+                    let count = count.of_type(bulk.counted_type);
+                    filter =
+                        self.pieces_counted_in_bulk(&mut run, state, turn, bulk, count, narrowing);
                 }
-                None => {
-                    for (pos, piece) in state.pieces_of(turn.move_as) {
-                        run.take_piece(pos, piece);
-                        self.templates.piece_moves(&mut run, piece.kind, filter);
-                    }
+            }
+            (None, None) => {
+                for (pos, piece) in state.pieces_of(turn.move_as) {
+                    run.take_piece(pos, piece);
+                    self.templates.piece_moves(&mut run, piece.kind, filter);
                 }
-            },
+            }
             (Some(first_priority), _) => {
                 for (pos, piece) in state.pieces_of(turn.move_as) {
                     run.take_piece(pos, piece);
@@ -187,7 +189,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     /// The steps of the mover's pieces into `run`'s output, which counts plain turns
     /// ([`Steps::count_plain`]) with `count`'s help: the turns of shaped templates
     /// counted in bulk where the screen decides them (see [`crate::bulk`]) and added one
-    /// by one where it does not, the other templates run as usual.
+    /// by one where it does not, the other templates run as usual. Where the output
+    /// narrows to the `narrowing` type, once a step of it comes only its templates run
+    /// (the filter the drops then take is returned).
     fn pieces_counted_in_bulk(
         &self,
         run: &mut Run<'_, T::Noting>,
@@ -195,9 +199,21 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         turn: Turn,
         bulk: &BulkTargets,
         mut count: BulkCount,
-    ) {
+        narrowing: Option<MoveType>,
+    ) -> Filter {
         let occupancy = Occupancy::of(self.tables, state, turn.move_as);
-        for (pos, piece) in state.pieces_of(turn.move_as) {
+        // The pieces whose turns are counted together go first.
+        let mut together = 0;
+        if bulk.counts_together(turn.move_as) {
+            let (turns, pieces) =
+                bulk.count_by_kind(state, turn.move_as, &occupancy, count.danger());
+            if count.count_together(turns, pieces) {
+                together = pieces;
+                run.output().take_bulk_count(&mut count);
+            }
+        }
+        let mut pieces = state.pieces_of_except(turn.move_as, together);
+        while let Some((pos, piece)) = pieces.next() {
             let counted = bulk
                 .targets(turn.move_as, piece.kind, pos, &occupancy)
                 .and_then(|(targets, slid, not_run)| {
@@ -211,7 +227,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                     run.take_piece(pos, piece);
                     let mut undecided = undecided;
                     while undecided != 0 {
-                        run.add_moving_to(undecided.trailing_zeros());
+                        run.add_moving_to(undecided.trailing_zeros(), bulk.counted_type);
                         undecided &= undecided - 1;
                     }
                     if not_run != u64::MAX {
@@ -226,8 +242,19 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                     self.templates.piece_moves(run, piece.kind, Filter::ANY);
                 }
             }
+            if narrowing.is_some() && run.found_narrowed_type() {
+                // Only steps of the narrowed type are kept from now on, none counted in
+                // bulk: only that type's templates need run.
+                let filter = Filter::only(narrowing);
+                for (pos, piece) in pieces {
+                    run.take_piece(pos, piece);
+                    self.templates.piece_moves(run, piece.kind, filter);
+                }
+                return filter;
+            }
         }
         run.output().take_bulk_count(&mut count);
+        Filter::ANY
     }
 
     /// Runs the move templates of the piece on `pos` (those whose bits are set in

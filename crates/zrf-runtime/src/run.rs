@@ -191,10 +191,14 @@ pub(crate) struct BulkCount {
     /// The squares the screen does not decide (folded onto 64 bits; none without a
     /// screen).
     danger: u64,
+    /// The move type of the turns counted.
+    move_type: Option<MoveType>,
     /// Turns counted, and the loop iterations their templates' code would spend.
     turns: u32,
     work: u32,
-    /// The squares with turns counted, the last of them and where its turns go.
+    /// The squares with turns counted, the last of them counted alone and where its
+    /// turns go ([`NO_POS`] after pieces counted together,
+    /// [`BulkCount::count_together`]).
     origins: u64,
     last: (Pos, u64),
     /// The work, and the turns, that [`Steps`] could take when it last took the count
@@ -204,6 +208,11 @@ pub(crate) struct BulkCount {
 }
 
 impl BulkCount {
+    /// The tally for turns of `move_type`.
+    pub(crate) fn of_type(self, move_type: Option<MoveType>) -> BulkCount {
+        BulkCount { move_type, ..self }
+    }
+
     /// Counts the turns of the piece on `from` to each of `targets`, whose templates'
     /// code would spend `slid` loop iterations, where the screen decides them, and
     /// answers those it does not decide, to be added one by one; `None`, counting
@@ -228,12 +237,32 @@ impl BulkCount {
         Some(undecided)
     }
 
+    /// The squares the screen does not decide (see [`BulkCount::count`]).
+    pub(crate) fn danger(&self) -> u64 {
+        self.danger
+    }
+
+    /// Counts `turns` of the pieces on `origins` counted together, none counted before
+    /// in this tally; whether they fit in the list's room (else nothing is counted, and
+    /// the pieces are to be counted one by one).
+    #[inline]
+    pub(crate) fn count_together(&mut self, turns: u32, origins: u64) -> bool {
+        if self.origins != 0 || self.turns as usize + turns as usize + 64 >= self.turns_room {
+            return false;
+        }
+        self.turns += turns;
+        self.origins = origins;
+        self.last = (NO_POS, 0);
+        true
+    }
+
     /// Empties the tally, for `steps` as they now are.
     #[inline]
     fn restart(&mut self, steps: &Steps) {
         self.turns = 0;
         self.work = 0;
         self.origins = 0;
+        self.last = (NO_POS, 0);
         self.work_room = MAX_LIST_WORK.saturating_sub(steps.work);
         self.turns_room = MAX_LIST_MOVES.saturating_sub(steps.listed());
     }
@@ -332,7 +361,7 @@ impl Footprint {
         self.0[(pos as usize >> 6) & 1] >> (pos & 63) & 1 == 1
     }
 
-    /// The squares below 64 (with a larger board, the others folded onto them).
+    /// The squares below 64 (and those congruent to them modulo 128).
     #[inline]
     pub(crate) fn low_word(&self) -> u64 {
         self.0[0]
@@ -512,12 +541,13 @@ impl Steps {
     }
 
     /// A tally for counting plain turns in bulk into these steps ([`BulkCount`]), where
-    /// they count plain turns ([`Steps::count_plain`]), keep every step or screen them,
-    /// and note nothing.
+    /// they count plain turns ([`Steps::count_plain`]), keep every step (or every step
+    /// until one of the narrowed type comes: the caller stops counting in bulk once one
+    /// has) or screen them, and note nothing.
     #[inline]
     pub(crate) fn bulk_count(&self) -> Option<BulkCount> {
         let danger = match &self.keep {
-            Keep::Every => 0,
+            Keep::Every | Keep::Narrowing(_, false) => 0,
             Keep::Screening(screen) => screen.danger.low_word(),
             _ => return None,
         };
@@ -526,10 +556,11 @@ impl Steps {
         }
         let mut count = BulkCount {
             danger,
+            move_type: None,
             turns: 0,
             work: 0,
             origins: 0,
-            last: (0, 0),
+            last: (NO_POS, 0),
             work_room: 0,
             turns_room: 0,
         };
@@ -545,10 +576,8 @@ impl Steps {
         if let (Purpose::Count(counted), true) = (&mut self.purpose, count.turns != 0) {
             counted.turns += count.turns;
             let (last, destinations) = count.last;
-            counted
-                .routes
-                .note_origins(count.origins, last, destinations);
-            counted.note_type(None);
+            (counted.routes).note_origins(count.origins, last, destinations);
+            counted.note_type(count.move_type);
         }
         count.restart(self);
     }
@@ -1150,11 +1179,12 @@ impl<'a> RunCore<'a> {
         true
     }
 
-    /// `add` of the held piece moved from its square to `to`, as a shaped template's
-    /// code adds it (see [`crate::bulk`]).
+    /// `add` of the held piece moved from its square to `to`, as the code of a shaped
+    /// template of `move_type` adds it (see [`crate::bulk`]).
     #[inline]
-    pub(crate) fn add_moving_to(&mut self, to: Pos) {
+    pub(crate) fn add_moving_to(&mut self, to: Pos, move_type: Option<MoveType>) {
         self.pos = to;
+        self.move_type = move_type;
         self.add(&[], Placement::Move, Continuation::Complete);
     }
 

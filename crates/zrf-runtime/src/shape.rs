@@ -8,9 +8,10 @@
 //! Also the layout of [`BulkTargets`], which `bulk` works out from the shapes and
 //! counts with: per player, piece type and square, the squares each shaped template may
 //! add a step to, grouped by what must stand there, the rays of its slides, and the
-//! square and test that guard each opening.
+//! squares and tests that guard each opening; and per player and piece type, the same
+//! leaps and guards by their offsets, to count the type's pieces together.
 
-use crate::{Dir, Pos};
+use crate::{Dir, Kind, MoveType, Pos};
 
 /// A move template in one of the shapes counted in bulk (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,19 +146,83 @@ pub(crate) struct LameLeap {
     pub(crate) needs: Standing,
 }
 
-/// A template that adds nothing unless a square holds what the test its code starts
-/// with wants ([`Shape::Guarded`]).
+/// A template that adds nothing unless two squares hold what the tests its code starts
+/// with want ([`Shape::Guarded`]; where it tests one, both are that one).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Guard {
     /// The template, as a bit.
     pub(crate) template: u64,
-    /// The square, and what must stand there.
-    pub(crate) square: u64,
-    pub(crate) needs: Standing,
+    /// The squares, and what must stand on each.
+    pub(crate) squares: [u64; 2],
+    pub(crate) needs: [Standing; 2],
 }
 
 /// What the leaps of [`SquareTargets::leaps`] need, in order.
 pub(crate) const LEAP_CLASSES: [Standing; 4] = [ANYTHING, EMPTY | ENEMY | NEUTRAL, EMPTY, ENEMY];
+
+/// A leap by the same offsets from every square of `from`, perhaps past a square that
+/// must hold what a test wants: counted for all the pieces of a type on those squares
+/// at once, by shifting their bitset ([`KindTargets`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KindLeap {
+    pub(crate) from: u64,
+    /// The offset to the square passed (the last square, for a leap past none), and
+    /// what must stand there ([`ANYTHING`] for none).
+    pub(crate) first: i8,
+    pub(crate) past_needs: Standing,
+    /// The offset from there to the last square (0 for a leap past none), and what must
+    /// stand there.
+    pub(crate) then: i8,
+    pub(crate) needs: Standing,
+}
+
+/// A guard ([`Guard`]) by the same offsets from every square of `from`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KindGuard {
+    pub(crate) from: u64,
+    pub(crate) offsets: [i8; 2],
+    pub(crate) needs: [Standing; 2],
+}
+
+/// For one player and piece type: the squares where a piece's every template is a
+/// counted leap or a guarded one (or never runs), so that where no guard passes and the
+/// screen decides every turn, the turns of all such pieces are counted together: the
+/// popcount of their bitset shifted by each leap's offsets.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KindTargets {
+    pub(crate) simple: u64,
+    pub(crate) leaps: Vec<KindLeap>,
+    pub(crate) guards: Vec<KindGuard>,
+}
+
+impl KindTargets {
+    /// Adds `leap`, from one square, to the leap by the same offsets and tests.
+    pub(crate) fn add_leap(&mut self, leap: KindLeap) {
+        let same = |l: &&mut KindLeap| KindLeap { from: 0, ..**l } == KindLeap { from: 0, ..leap };
+        match self.leaps.iter_mut().find(same) {
+            Some(group) => group.from |= leap.from,
+            None => self.leaps.push(leap),
+        }
+    }
+
+    /// Adds `guard`, from one square, to the guard by the same offsets and tests.
+    pub(crate) fn add_guard(&mut self, guard: KindGuard) {
+        let same = |g: &&mut KindGuard| (g.offsets, g.needs) == (guard.offsets, guard.needs);
+        match self.guards.iter_mut().find(same) {
+            Some(group) => group.from |= guard.from,
+            None => self.guards.push(guard),
+        }
+    }
+}
+
+/// `bits` moved by `offset` squares (up for a positive one).
+#[inline(always)]
+pub(crate) fn shifted(bits: u64, offset: i8) -> u64 {
+    match offset >= 0 {
+        true => bits << offset,
+        false => bits >> -offset,
+    }
+}
 
 /// A slide's squares from one square, in order.
 #[derive(Clone, Copy, Debug)]
@@ -174,10 +239,12 @@ pub(crate) struct Ray {
     pub(crate) end_zones: u64,
 }
 
-/// For boards of up to 64 positions: per player, piece type and square, where the
-/// shaped templates of a piece there may add steps (see the module documentation).
+/// Per player, piece type and square of the first 64 positions, where the shaped
+/// templates of a piece there may add steps (see the module documentation).
 #[derive(Clone, Debug)]
 pub(crate) struct BulkTargets {
+    /// The move type of every template counted: those of other types run their code.
+    pub(crate) counted_type: Option<MoveType>,
     pub(crate) kinds: usize,
     pub(crate) squares: usize,
     /// `(player * kinds + kind) * squares + square`.
@@ -186,4 +253,6 @@ pub(crate) struct BulkTargets {
     pub(crate) ray_squares: Vec<Pos>,
     pub(crate) lame_leaps: Vec<LameLeap>,
     pub(crate) guards: Vec<Guard>,
+    /// Per player, the piece types whose pieces may be counted together.
+    pub(crate) kind_targets: Vec<Vec<(Kind, KindTargets)>>,
 }

@@ -502,6 +502,28 @@ impl State {
         Squares::of(self.own_words(player))
     }
 
+    /// `player`'s pieces with their squares, in position order, but for those on the
+    /// squares below 64 whose bits are set in `except`.
+    #[inline]
+    pub(crate) fn pieces_of_except(
+        &self,
+        player: PlayerIx,
+        except: u64,
+    ) -> impl Iterator<Item = (Pos, Piece)> + '_ {
+        let piece_at = |pos: Pos| Some((pos, self.board.get(pos as usize).copied().flatten()?));
+        let own = self.own_words(player);
+        let squares = match own.split_first() {
+            Some((&first, rest)) => Squares {
+                words: rest,
+                base: 0,
+                next_base: 64,
+                bits: first & !except,
+            },
+            None => Squares::of(own),
+        };
+        squares.filter_map(piece_at)
+    }
+
     /// `player`'s pieces with their squares, in position order.
     #[inline]
     pub fn pieces_of(&self, player: PlayerIx) -> impl Iterator<Item = (Pos, Piece)> + '_ {

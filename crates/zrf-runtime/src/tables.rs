@@ -59,6 +59,9 @@ pub struct PieceInfo {
     /// perft's last ply counts in bulk, or whose opening says when it need not run;
     /// empty when none has.
     pub shapes: Vec<Option<Shape>>,
+    /// Per move template, by number: the move type it is listed under; empty when
+    /// `shapes` is.
+    pub template_types: Vec<Option<MoveType>>,
 }
 
 /// Pieces of one type and owner placed at the start.

@@ -54,6 +54,7 @@ fn row(squares: u32) -> Tables {
                 about: Vec::new(),
                 notation: None,
                 shapes: Vec::new(),
+                template_types: Vec::new(),
             })
             .collect(),
         attributes: vec!["marked?".into()],

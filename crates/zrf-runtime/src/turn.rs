@@ -4,6 +4,7 @@
 use smallvec::SmallVec;
 
 use crate::state::{Change, State, Step};
+use crate::tables::NO_POS;
 use crate::{MoveType, Pos};
 
 /// The steps of one turn: usually one, so kept inline.
@@ -297,7 +298,8 @@ impl Routes {
 
     /// [`Routes::note`] of the turns of pieces on each of `origins` (bit `p` for square
     /// `p`, each square new, in order), the last of them on `last` going to each of
-    /// `destinations` (squares below 64).
+    /// `destinations` (squares below 64); with `last` [`NO_POS`], a turn noted next is
+    /// from another square.
     #[inline]
     pub(crate) fn note_origins(&mut self, origins: u64, last: Pos, destinations: u64) {
         // Square `p` is kept as `p + 1` (0 is for drops).
@@ -305,7 +307,7 @@ impl Routes {
         self.clash |= (self.origins[0] & kept[0]) | (self.origins[1] & kept[1]) != 0;
         self.origins[0] |= kept[0];
         self.origins[1] |= kept[1];
-        self.run_origin = Some(Some(last));
+        self.run_origin = (last != NO_POS).then_some(Some(last));
         self.destinations = [destinations, 0, 0, 0];
     }
 
