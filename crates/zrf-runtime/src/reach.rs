@@ -22,6 +22,9 @@ pub struct Reach {
     /// then finds the pieces worth testing by masking the bitsets of the attacker's
     /// types, without looking at each piece.
     hitting_from: Vec<u64>,
+    /// The same for all types at once: a bitset over squares per player and target
+    /// square ([`PieceSquares::player_square`]), the union of its types' bitsets.
+    hitting_any_from: Vec<u64>,
     /// The reach of each move template on its own, where the rules are small enough to
     /// keep it: an attack test then runs only the templates of a piece that could hit.
     by_template: Option<ByTemplate>,
@@ -244,11 +247,22 @@ impl Reach {
                 }
             }
         }
+        let mut hitting_any_from = vec![0u64; players * positions * words];
+        let rows = (hitting_any_from.chunks_exact_mut(words.max(1)))
+            .zip(hitting_from.chunks_exact((kinds * words).max(1)));
+        for (any, by_kind) in rows {
+            for reaching in by_kind.chunks_exact(words) {
+                for (a, &r) in any.iter_mut().zip(reaching) {
+                    *a |= r;
+                }
+            }
+        }
         Ok(Reach {
             layout,
             bounded,
             bits,
             hitting_from,
+            hitting_any_from,
             by_template: None,
             step_bounds: Vec::new(),
             anchored: Vec::new(),
@@ -481,6 +495,20 @@ impl Reach {
         let start = self.layout.kinds_row(player as usize, target as usize);
         let len = self.layout.kinds * self.layout.words();
         self.hitting_from.get(start..start + len).unwrap_or(&[])
+    }
+
+    /// [`Reach::hitting_from`] for all types at once: the squares from which a piece of
+    /// `player` of some type could hit `target`.
+    #[inline]
+    pub fn hitting_any_from(&self, player: PlayerIx, target: Pos) -> &[u64] {
+        if player as usize >= self.layout.players || target as usize >= self.layout.positions {
+            return &[];
+        }
+        let words = self.layout.words();
+        let start = self.layout.player_square(player as usize, target as usize) * words;
+        self.hitting_any_from
+            .get(start..start + words)
+            .unwrap_or(&[])
     }
 
     /// Whether a move of a `kind` piece of `player` standing on `from` could remove a

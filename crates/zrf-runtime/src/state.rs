@@ -280,9 +280,7 @@ impl State {
             self.board.clone_from(&source.board);
         }
         if self.occupied.len() == source.occupied.len() {
-            for (word, &bits) in self.occupied.iter_mut().zip(&source.occupied) {
-                *word = bits;
-            }
+            self.occupied.copy_from_slice(&source.occupied);
         } else {
             self.occupied.clone_from(&source.occupied);
             self.sizes = source.sizes;

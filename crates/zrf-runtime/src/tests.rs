@@ -915,6 +915,10 @@ fn the_threats_to_a_square_are_read_off_the_bitsets_of_each_type() {
     let reach = crate::Reach::new(players, kinds, positions, bounded, bits).expect("sizes agree");
     assert_eq!(reach.hitting_from(0, 1), [0b11111, 0b11111]);
     assert_eq!(reach.hitting_from(0, 3), [0, 0b11111]);
+    // Every type at once: the union of the types' squares.
+    assert_eq!(reach.hitting_any_from(0, 1), [0b11111]);
+    assert_eq!(reach.hitting_any_from(0, 3), [0b11111]);
+    assert_eq!(reach.hitting_any_from(0, 99), [0u64; 0]);
     let king = Piece { kind: 1, ..man(0) };
     let state = board(&tables, &[(0, man(0)), (2, man(1)), (4, king)]);
     let threats = |targets: &[Pos]| {

@@ -65,9 +65,11 @@ pub(crate) struct ThreatMask {
 
 impl ThreatMask {
     /// The pieces of `attacker` in `state` that could hit one of `targets` by the reach
-    /// read backwards, type by type: every piece of an unbounded type, and of a bounded
-    /// one those standing where its reach includes a target. Some of them may still not
-    /// hit (the reach over-approximates): the attack test runs their templates.
+    /// read backwards: on a board of one word, type by type (every piece of an
+    /// unbounded type, and of a bounded one those standing where its reach includes a
+    /// target); on a larger one, those standing where some type's reach includes a
+    /// target. Some of them may still not hit (the reach over-approximates): the attack
+    /// test runs their templates.
     pub(crate) fn of(
         reach: &Reach,
         state: &State,
@@ -101,7 +103,28 @@ impl ThreatMask {
                 "the one-word threat mask differs from the type-by-type one"
             );
         } else {
-            or_threats_type_by_type(bits, reach, own, attacker, targets);
+            // Larger boards: the attacker's pieces on squares from which a piece of some
+            // type could hit, a word at a time, not type by type (shogi has fourteen
+            // types over three words). The reach of each candidate's own type is then
+            // read as its templates are chosen ([`Reach::templates_hitting`]).
+            let pieces = state.own_words(attacker);
+            for &target in targets {
+                let hitting = reach.hitting_any_from(attacker, target);
+                match hitting.len() == pieces.len() {
+                    true => (bits.iter_mut().zip(pieces).zip(hitting))
+                        .for_each(|((m, &p), &h)| *m |= p & h),
+                    // A target outside the table: every piece.
+                    false => (bits.iter_mut().zip(pieces)).for_each(|(m, &p)| *m |= p),
+                }
+            }
+            debug_assert!(
+                {
+                    let mut by_type = vec![0; bits.len()];
+                    or_threats_type_by_type(&mut by_type, reach, own, attacker, targets);
+                    by_type.iter().zip(&*bits).all(|(&t, &m)| t & !m == 0)
+                },
+                "the threat mask misses a piece the type-by-type one has"
+            );
         }
         mask
     }
