@@ -116,6 +116,20 @@ fn listed_perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
         .sum()
 }
 
+/// Perft from the start to each depth up to `depth`, counted (the last ply in bulk),
+/// checked against the same counts with every ply listed.
+fn perft_counted_as_listed<G: Game>(engine: &G, depth: u32) -> Vec<u64> {
+    let start = engine.start();
+    let counted: Vec<u64> = (1..=depth)
+        .map(|d| zrf_search::perft(engine, &start, d))
+        .collect();
+    let listed: Vec<u64> = (1..=depth)
+        .map(|d| listed_perft(engine, &start, d))
+        .collect();
+    assert_eq!(counted, listed);
+    counted
+}
+
 fn shapes_of(engine: &interp::Interpreted, piece: &str) -> Vec<Option<Shape>> {
     let tables = &engine.tables;
     let kind = tables
@@ -226,27 +240,14 @@ fn chess_castling_keeps_its_code_and_its_other_moves_have_shapes() {
 
 #[test]
 fn bulk_counts_equal_the_turns_listed_on_a_cylinder_with_neutral_pieces() {
-    let engine = cylinder();
-    let start = engine.start();
-    let counted: Vec<u64> = (1..=4)
-        .map(|d| zrf_search::perft(&engine, &start, d))
-        .collect();
-    let listed: Vec<u64> = (1..=4).map(|d| listed_perft(&engine, &start, d)).collect();
-    assert_eq!(counted, listed);
-    assert_eq!(counted, [5, 26, 171, 914]);
+    assert_eq!(perft_counted_as_listed(&cylinder(), 4), [5, 26, 171, 914]);
 }
 
 #[test]
 fn bulk_counts_equal_the_turns_listed_under_priorities_on_a_board_of_72_squares() {
     let engine = interpret(WIDE_DRAUGHTS);
     assert_eq!(engine.tables.positions.len(), 72);
-    let start = engine.start();
-    let counted: Vec<u64> = (1..=4)
-        .map(|d| zrf_search::perft(&engine, &start, d))
-        .collect();
-    let listed: Vec<u64> = (1..=4).map(|d| listed_perft(&engine, &start, d)).collect();
-    assert_eq!(counted, listed);
-    assert_eq!(counted, [16, 223, 3392, 51458]);
+    assert_eq!(perft_counted_as_listed(&engine, 4), [16, 223, 3392, 51458]);
     let checked: usize = (1..=20)
         .map(|seed| count_along_playout(&engine, seed, 150, "wide draughts"))
         .sum();
