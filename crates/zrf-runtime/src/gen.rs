@@ -138,7 +138,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             .and_then(|count| Some((self.tables.bulk_targets()?, count)));
         // Two loops, not one testing `narrowing` per piece: the test alone showed in the
         // instruction counts of games without priorities.
-        match (narrowing, loud_reach) {
+        match (narrowing, loud_reach, bulk) {
             // Only the templates that may remove a piece or change a type: a quiescence
             // search's moves. The invariant ([`Reach::loud_templates`]): a template left
             // out adds no step from this square that removes a piece (its reach, an
@@ -146,27 +146,24 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             // no `change-type` or promoting `add` in it). Debug builds check the loud
             // list against the whole legal list filtered
             // ([`crate::Engine::legal_loud_moves_into`]).
-            (None, Some(reach)) => {
+            (None, Some(reach), _) => {
                 for (pos, piece) in state.pieces_of(turn.move_as) {
                     run.take_piece(pos, piece);
                     run.only_templates(reach.loud_templates(turn.move_as, piece.kind, pos));
                     self.templates.piece_moves(&mut run, piece.kind, filter);
                 }
             }
-            (_, None) if bulk.is_some() => {
-                if let Some((bulk, count)) = bulk {
-                    let count = count.of_type(bulk.counted_type);
-                    filter =
-                        self.pieces_counted_in_bulk(&mut run, state, turn, bulk, count, narrowing);
-                }
+            (_, None, Some((bulk, count))) => {
+                let count = count.of_type(bulk.counted_type);
+                filter = self.pieces_counted_in_bulk(&mut run, state, turn, bulk, count, narrowing);
             }
-            (None, None) => {
+            (None, None, None) => {
                 for (pos, piece) in state.pieces_of(turn.move_as) {
                     run.take_piece(pos, piece);
                     self.templates.piece_moves(&mut run, piece.kind, filter);
                 }
             }
-            (Some(first_priority), _) => {
+            (Some(first_priority), _, _) => {
                 for (pos, piece) in state.pieces_of(turn.move_as) {
                     run.take_piece(pos, piece);
                     self.templates.piece_moves(&mut run, piece.kind, filter);
