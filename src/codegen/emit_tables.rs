@@ -464,6 +464,16 @@ fn shape(shape: &Shape, names: &Names) -> String {
                 names.dir(*dir)
             )
         }
+        Shape::Hop {
+            origin,
+            dir,
+            tests: hopped,
+        } => format!(
+            "Shape::Hop {{ origin: {}, dir: dir::{}, tests: {} }}",
+            tests(origin),
+            names.dir(*dir),
+            tests(hopped)
+        ),
         Shape::Guarded {
             origin,
             steps: opening,

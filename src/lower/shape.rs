@@ -1,7 +1,7 @@
 //! Which move templates have a shape whose turns the runtime counts in bulk
 //! ([`Shape`]): a leap or step with tests on the squares passed (perhaps promoting in a
-//! zone, where its code runs), and a slide, each perhaps after zone tests of the square
-//! it starts on; and of any other template, the steps and tests it opens with (a
+//! zone, where its code runs), a slide, and a slide that captures by hopping over a
+//! piece, each perhaps after zone tests of the square it starts on; and of any other template, the steps and tests it opens with (a
 //! `capture` among them skipped). Each is recognised from the template's statements
 //! exactly as written, whatever move type it is listed under (the runtime keeps the
 //! types apart); anything else (marks, flags, captures, partial moves, `opposite`
@@ -23,7 +23,7 @@ pub fn shape_of(template: &[Stmt]) -> Option<Shape> {
     leap_or_slide(template, &origin).or_else(|| guarded(template, origin))
 }
 
-/// A [`Shape::Leap`] or [`Shape::Slide`].
+/// A [`Shape::Leap`], [`Shape::Slide`] or [`Shape::Hop`].
 fn leap_or_slide(template: &[Stmt], origin: &[Test]) -> Option<Shape> {
     if let [first, looped, then @ ..] = template {
         if let Some(dir) = slid(first, looped) {
@@ -34,6 +34,17 @@ fn leap_or_slide(template: &[Stmt], origin: &[Test]) -> Option<Shape> {
                     dir,
                     then: None,
                 }),
+                [again, passed, verified @ .., last]
+                    if stepped(again) == Some(dir)
+                        && hopped(passed) == Some(dir)
+                        && is_plain_add(last) =>
+                {
+                    Some(Shape::Hop {
+                        origin,
+                        dir,
+                        tests: tests(verified)?,
+                    })
+                }
                 [verified @ .., last] if is_plain_add(last) => Some(Shape::Slide {
                     origin,
                     dir,
@@ -76,14 +87,30 @@ fn guarded(template: &[Stmt], origin: Vec<Test>) -> Option<Shape> {
 
 /// The direction of `d (while empty? add d)`.
 fn slid(first: &Stmt, looped: &Stmt) -> Option<u16> {
-    let (Stmt::Step(Dir::Named(dir)), Stmt::While(Cond::Empty(None), repeat)) = (first, looped)
-    else {
+    let (dir, Stmt::While(Cond::Empty(None), repeat)) = (stepped(first)?, looped) else {
         return None;
     };
     match &repeat[..] {
-        [add, Stmt::Step(Dir::Named(again))] if is_plain_add(add) && again == dir => {
-            Some(dir.narrow::<u16>())
-        }
+        [add, again] if is_plain_add(add) && stepped(again) == Some(dir) => Some(dir),
+        _ => None,
+    }
+}
+
+/// The direction of `(while empty? d)`.
+fn hopped(looped: &Stmt) -> Option<u16> {
+    match looped {
+        Stmt::While(Cond::Empty(None), repeat) => match &repeat[..] {
+            [step] => stepped(step),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The direction of a step `d`.
+fn stepped(stmt: &Stmt) -> Option<u16> {
+    match stmt {
+        Stmt::Step(Dir::Named(dir)) => Some(dir.narrow::<u16>()),
         _ => None,
     }
 }

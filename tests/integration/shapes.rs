@@ -1,8 +1,9 @@
-//! Move templates of the shapes the runtime counts in bulk (leaps, slides, openings that
-//! guard the rest): which the lowering recognises, and counts found in bulk equal to
-//! the turns listed one by one, on boards where the shortcut meets its edge cases
-//! (rays that come round a cylinder, neutral pieces, leaps past a square that must be
-//! empty, promotion zones, a royal piece whose safety the screen decides).
+//! Move templates of the shapes the runtime counts in bulk (leaps, slides, cannons'
+//! hops, openings that guard the rest): which the lowering recognises, and counts found
+//! in bulk equal to the turns listed one by one, on boards where the shortcut meets its
+//! edge cases (rays that come round a cylinder, neutral pieces, leaps past a square that
+//! must be empty, promotion zones, a royal piece whose safety the screen decides,
+//! boards of more than 64 squares).
 
 use std::io::Write;
 
@@ -87,6 +88,39 @@ const WIDE_DRAUGHTS: &str = r#"
       (White (Man b2 d2 f2 h2 a3 c3 e3 g3 i3) (King b4))
       (Black (Man b8 d8 f8 h8 a7 c7 e7 g7 i7) (King i6)))
    (loss-condition (White Black) stalemated))
+"#;
+
+/// Cannons (a slide, then a capture past one piece) and rooks on a board of 80 squares
+/// where the pieces start on both sides of square 64, one rank a ring the rays come
+/// round, and kings whose safety the screen decides.
+const CANNONS: &str = r#"
+(define step ($1 (verify not-friend?) add))
+(define slide ($1 (while empty? add $1) (verify not-friend?) add))
+(define cannon ($1 (while empty? add $1) $1 (while empty? $1) (verify enemy?) add))
+(define hopper ($1 (while empty? add $1) $1 (while empty? $1) (verify not-friend?) (verify (in-zone? far)) add))
+(game
+   (title "Cannons")
+   (players White Black)
+   (turn-order White Black)
+   (board
+      (grid
+         (start-rectangle 0 0 10 10)
+         (dimensions ("a/b/c/d/e/f/g/h/i/j" (10 0)) ("8/7/6/5/4/3/2/1" (0 10)))
+         (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1)))
+      (links e (j4 a4))
+      (symmetry Black (n s) (s n) (ne se) (se ne) (nw sw) (sw nw))
+      (zone (name far) (players White) (positions a6 b6 c6 d6 e6 f6 g6 h6 i6 j6 a7 b7 c7 d7 e7 f7 g7 h7 i7 j7 a8 b8 c8 d8 e8 f8 g8 h8 i8 j8))
+      (zone (name far) (players Black) (positions a3 b3 c3 d3 e3 f3 g3 h3 i3 j3 a2 b2 c2 d2 e2 f2 g2 h2 i2 j2 a1 b1 c1 d1 e1 f1 g1 h1 i1 j1)))
+   (piece
+      (name King)
+      (moves (step n) (step e) (step s) (step w) (step ne) (step nw) (step se) (step sw)))
+   (piece (name Rook) (moves (slide n) (slide e) (slide s) (slide w)))
+   (piece (name Cannon) (moves (cannon n) (cannon e) (cannon s) (cannon w) (hopper ne)))
+   (piece (name Pawn) (moves (step n)))
+   (board-setup
+      (White (King e1) (Rook a1 j1) (Cannon b2 i2 c4) (Pawn c2 d2 e2 f2 g2 h2))
+      (Black (King e8) (Rook a8 j8) (Cannon b7 i7 h5) (Pawn c7 d7 e7 f7 g7 h7)))
+   (loss-condition (White Black) (checkmated King)))
 "#;
 
 fn cylinder() -> interp::Interpreted {
@@ -254,6 +288,35 @@ fn bulk_counts_equal_the_turns_listed_under_priorities_on_a_board_of_72_squares(
     assert!(checked > 500, "wide draughts: {checked} plies");
 }
 
+#[test]
+fn cannons_hop_and_bulk_counts_equal_the_turns_listed_on_a_board_of_80_squares() {
+    let engine = interpret(CANNONS);
+    assert_eq!(engine.tables.positions.len(), 80);
+    let far = engine.tables.zone_names.iter().position(|z| z == "far");
+    let cannon = shapes_of(&engine, "Cannon");
+    assert_eq!(
+        cannon[0],
+        Some(Shape::Hop {
+            origin: vec![],
+            dir: dir(&engine, "n"),
+            tests: vec![Test::Enemy],
+        })
+    );
+    assert_eq!(
+        cannon[4],
+        Some(Shape::Hop {
+            origin: vec![],
+            dir: dir(&engine, "ne"),
+            tests: vec![Test::NotFriend, Test::InZone(far.expect("a zone") as u16)],
+        })
+    );
+    assert_eq!(perft_counted_as_listed(&engine, 3), [60, 3066, 161168]);
+    let checked: usize = (1..=20)
+        .map(|seed| count_along_playout(&engine, seed, 150, "cannons"))
+        .sum();
+    assert!(checked > 500, "cannons: {checked} plies");
+}
+
 /// Plays a random game of `plies` from `seed`, checking at every position that the
 /// legal turns counted are as many as those listed; how many positions it checked.
 fn count_along_playout<G: Game>(engine: &G, seed: u64, plies: usize, what: &str) -> usize {
@@ -275,6 +338,7 @@ fn bulk_counts_equal_the_turns_listed_along_random_games() {
         ("chess.zrf", 1..=6),
         ("breakthrough.zrf", 1..=3),
         ("checkers.zrf", 1..=6),
+        ("xiangqi.zrf", 1..=4),
     ] {
         let engine = engine(sample);
         for seed in seeds {

@@ -1,7 +1,7 @@
 //! The turns of shaped templates (see [`crate::shape`]) counted in bulk from
-//! precomputed target sets instead of run step by step, on the first 64 positions of a
-//! board (a template from one of them that may go beyond runs its code, as do pieces
-//! on the others). A perft's last ply (`Steps::count_plain`) counts a piece's shaped
+//! precomputed target sets instead of run step by step, on the first 64 or 128
+//! positions of a board ([`SquareSet`]; a template from one of them that may go beyond
+//! runs its code, as do pieces on the others). A perft's last ply (`Steps::count_plain`) counts a piece's shaped
 //! turns as the popcount of the squares they reach that the attack test before
 //! decides, as each of them would be counted one by one anyway (see `BulkCount`); the
 //! others are added one by one, and its other templates run their code unless their
@@ -24,8 +24,8 @@ use smallvec::SmallVec;
 
 use crate::run::MAX_LOOP;
 use crate::shape::{
-    shifted, BulkTargets, Guard, KindGuard, KindLeap, KindTargets, LameLeap, LeapStep, Ray, Shape,
-    SquareTargets, Standing, Test, ANYTHING, EMPTY, ENEMY, FRIEND, LEAP_CLASSES,
+    shifted, Bulk, BulkTargets, Guard, KindGuard, KindLeap, KindTargets, LameLeap, LeapStep, Ray,
+    Shape, SquareSet, SquareTargets, Standing, Test, ANYTHING, EMPTY, ENEMY, FRIEND, LEAP_CLASSES,
 };
 use crate::state::State;
 use crate::tables::{is_active_in, PlayerView, Setup, Tables, NO_POS};
@@ -33,27 +33,29 @@ use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
 
 /// The squares of one position by what stands there, as the mover sees them.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Occupancy {
-    occupied: u64,
+pub(crate) struct Occupancy<B> {
+    occupied: B,
     /// For each [`Standing`], the squares where what stands passes it.
-    passing: [u64; 16],
+    passing: [B; 16],
 }
 
-impl Occupancy {
-    /// The squares of `state` (one word of positions) as `mover` sees them.
+impl<B: SquareSet> Occupancy<B> {
+    /// The squares of `state` (its first [`SquareSet::WIDTH`] positions) as `mover`
+    /// sees them.
     #[inline]
-    pub(crate) fn of(tables: &Tables, state: &State, mover: PlayerIx) -> Occupancy {
+    pub(crate) fn of(tables: &Tables, state: &State, mover: PlayerIx) -> Occupancy<B> {
         let active = tables.active_players();
-        let (mut occupied, mut enemy) = (0, 0);
+        let (mut occupied, mut enemy) = (B::default(), B::default());
         for player in 0..tables.players.len() as PlayerIx {
-            let word = state.own_words(player).first().copied().unwrap_or(0);
+            let word = B::from_words(state.own_words(player));
             occupied |= word;
             if player != mover && is_active_in(&active, player) {
                 enemy |= word;
             }
         }
-        let friend = state.own_words(mover).first().copied().unwrap_or(0);
-        let board = u64::MAX >> (64 - tables.positions.len().clamp(1, 64));
+        let friend = B::from_words(state.own_words(mover));
+        let width = tables.positions.len().clamp(1, B::WIDTH as usize) as u32;
+        let board = B::ALL >> (B::WIDTH - width);
         let by_bit = [
             board & !occupied,
             friend,
@@ -61,7 +63,7 @@ impl Occupancy {
             occupied & !friend & !enemy,
         ];
         // Each set of what may stand is a smaller set and its lowest bit.
-        let mut passing = [0u64; 16];
+        let mut passing = [B::default(); 16];
         for standing in 1..16 {
             passing[standing] =
                 passing[standing & (standing - 1)] | by_bit[standing.trailing_zeros() as usize];
@@ -71,7 +73,7 @@ impl Occupancy {
 
     /// The squares where what stands passes `standing`.
     #[inline]
-    fn passing(&self, standing: Standing) -> u64 {
+    fn passing(&self, standing: Standing) -> B {
         self.passing[standing as usize & 15]
     }
 }
@@ -85,7 +87,7 @@ struct Board<'a> {
 /// Where the steps of a leap (or the opening of a template) end: the last square, or
 /// [`NO_POS`] where a step leaves the board or a zone test fails, the squares on the
 /// way (the last included) that must hold what a test wants, with what, and whether a
-/// step reached a square beyond the first 64 (whose bits the targets do not have).
+/// step reached a square beyond those whose bits the targets have.
 struct Walk {
     end: Pos,
     tested: SmallVec<[(Pos, Standing); 2]>,
@@ -124,7 +126,7 @@ impl Board<'_> {
         zoned && needs & FRIEND != 0
     }
 
-    fn walk(&self, steps: &[LeapStep], from: Pos) -> Walk {
+    fn walk(&self, steps: &[LeapStep], from: Pos, width: Pos) -> Walk {
         let mut walk = Walk {
             end: from,
             tested: SmallVec::new(),
@@ -135,7 +137,7 @@ impl Board<'_> {
             if walk.end == NO_POS {
                 break;
             }
-            walk.beyond |= walk.end >= 64;
+            walk.beyond |= walk.end >= width;
             let (needs, zoned) = self.standing(&step.tests, walk.end);
             if !zoned {
                 walk.end = NO_POS;
@@ -149,30 +151,43 @@ impl Board<'_> {
     }
 }
 
-impl BulkTargets {
-    /// The targets of the shaped templates of `tables` from the first 64 positions,
-    /// seen through each player's view; `None` for a game without shapes, or one where
-    /// pieces start beyond the first 64 positions. There, pieces would be counted in
-    /// bulk on some squares and run their code on others, which costs more than running
-    /// the code everywhere (measured on shogi and xiangqi: 3 to 8% slower perft). A
-    /// board of a few more squares that start empty (checkers with a dummy square) is
-    /// counted in bulk.
-    fn new(tables: &Tables) -> Option<BulkTargets> {
-        let squares = tables.positions.len();
-        let kinds = tables.pieces.len();
-        let beyond = |setup: &Setup| setup.positions.iter().any(|&pos| pos >= 64);
-        if (tables.pieces.iter()).all(|p| p.shapes.iter().all(Option::is_none))
-            || tables.setup.iter().any(beyond)
-        {
+impl Bulk {
+    /// The targets of the shaped templates of `tables`, in the narrowest set that holds
+    /// the squares pieces start on; `None` for a game without shapes, or one where
+    /// pieces start beyond the first 128 positions (shogi with its hands on a board of
+    /// 153). Pieces counted in bulk on some squares and run their code on others cost
+    /// more than running the code everywhere (measured on shogi and xiangqi counted on
+    /// their first 64 squares: 3 to 8% slower perft). A board of a few more squares that
+    /// start empty (checkers with a dummy square) is counted on the narrower set.
+    fn new(tables: &Tables) -> Option<Bulk> {
+        if (tables.pieces.iter()).all(|p| p.shapes.iter().all(Option::is_none)) {
             return None;
         }
+        let start_within = |width: u32| {
+            let within = |setup: &Setup| setup.positions.iter().all(|&pos| pos < width);
+            tables.setup.iter().all(within)
+        };
+        match () {
+            _ if start_within(u64::WIDTH) => Some(Bulk::OneWord(BulkTargets::new(tables))),
+            _ if start_within(u128::WIDTH) => Some(Bulk::TwoWords(BulkTargets::new(tables))),
+            _ => None,
+        }
+    }
+}
+
+impl<B: SquareSet> BulkTargets<B> {
+    /// The targets of the shaped templates of `tables` from the first
+    /// [`SquareSet::WIDTH`] positions, seen through each player's view.
+    fn new(tables: &Tables) -> BulkTargets<B> {
+        let squares = tables.positions.len();
+        let kinds = tables.pieces.len();
         // Counted turns are tallied under one move type, never the first of the
         // priorities: a step of that one drops the others (`Keep::Narrowing`).
         let narrowing = tables.priorities.first().copied();
         let counted_type = (tables.pieces.iter())
             .flat_map(|p| p.shapes.iter().zip(&p.template_types))
             .find_map(|(shape, &move_type)| match shape {
-                Some(Shape::Leap { .. } | Shape::Slide { .. })
+                Some(Shape::Leap { .. } | Shape::Slide { .. } | Shape::Hop { .. })
                     if narrowing.is_none() || move_type != narrowing =>
                 {
                     Some(move_type)
@@ -180,13 +195,13 @@ impl BulkTargets {
                 _ => None,
             })
             .flatten();
-        let mut bulk = BulkTargets {
+        let mut bulk = BulkTargets::<B> {
             counted_type,
             kinds,
             squares,
             targets: Vec::with_capacity(tables.players.len() * kinds * squares),
             rays: Vec::new(),
-            ray_squares: Vec::new(),
+            ray_bits: Vec::new(),
             lame_leaps: Vec::new(),
             guards: Vec::new(),
             kind_targets: Vec::with_capacity(tables.players.len()),
@@ -197,30 +212,34 @@ impl BulkTargets {
             let board = Board { view, directions };
             let mut together = Vec::new();
             for (kind, piece) in tables.pieces.iter().enumerate() {
-                let mut targets = KindTargets::default();
+                let mut targets = KindTargets::<B>::default();
                 for from in 0..squares as Pos {
                     let (shapes, types) = (&piece.shapes, &piece.template_types);
-                    let square = match from {
-                        0..64 => bulk.square_targets(&board, shapes, types, from, &mut targets),
+                    let square = match from < B::WIDTH {
+                        true => bulk.square_targets(&board, shapes, types, from, &mut targets),
                         // Nothing counted: the code runs.
-                        _ => SquareTargets::default(),
+                        false => SquareTargets::default(),
                     };
                     bulk.targets.push(square);
                 }
                 // Counting a type's pieces together pays where there are several: a
                 // type of which the player starts with one is counted piece by piece.
+                // So are all on a two-word set, where shifting a bitset by a variable
+                // amount costs several instructions (xiangqi perft 4: +5.6%
+                // instructions with them counted together).
                 let several = (tables.setup.iter())
                     .filter(|s| (s.player, s.kind as usize) == (player, kind))
                     .map(|s| s.positions.len())
                     .sum::<usize>()
                     > 1;
-                if several && targets.simple != 0 && !targets.leaps.is_empty() {
+                let batched = several && B::WIDTH == u64::WIDTH;
+                if batched && !targets.simple.is_empty() && !targets.leaps.is_empty() {
                     together.push((kind as Kind, targets));
                 }
             }
             bulk.kind_targets.push(together);
         }
-        Some(bulk)
+        bulk
     }
 
     /// The targets of the templates of `shapes`, listed under move `types`, from `from`;
@@ -232,8 +251,8 @@ impl BulkTargets {
         shapes: &[Option<Shape>],
         types: &[Option<MoveType>],
         from: Pos,
-        kind: &mut KindTargets,
-    ) -> SquareTargets {
+        kind: &mut KindTargets<B>,
+    ) -> SquareTargets<B> {
         let range = |len: usize| (len as u32, len as u32);
         let mut square = SquareTargets {
             all: match shapes.len() {
@@ -247,13 +266,14 @@ impl BulkTargets {
         };
         // Every square some counted template may add a step to: a template that may
         // add to one of them too runs its code, as only the code tells two steps apart.
-        let mut reached = 0u64;
+        let mut reached = B::default();
         let mut guarded = 0u64;
         for (number, shape) in shapes.iter().enumerate().take(63) {
             let template = 1u64 << number;
             let origin = match shape {
                 Some(Shape::Leap { origin, .. })
                 | Some(Shape::Slide { origin, .. })
+                | Some(Shape::Hop { origin, .. })
                 | Some(Shape::Guarded { origin, .. }) => origin.as_slice(),
                 None => &[],
             };
@@ -273,7 +293,12 @@ impl BulkTargets {
                     leap.is_some()
                 }
                 Some(Shape::Slide { dir, then, .. }) if countable => {
-                    self.slide(board, *dir, then.as_deref(), from, &mut reached)
+                    let ends = [then.as_deref(), None];
+                    self.slide(board, *dir, ends, from, &mut reached)
+                }
+                Some(Shape::Hop { dir, tests, .. }) if countable => {
+                    let ends = [None, Some(tests.as_slice())];
+                    self.slide(board, *dir, ends, from, &mut reached)
                 }
                 Some(Shape::Leap { steps, .. } | Shape::Guarded { steps, .. }) => {
                     match self.guard(board, steps, from, template) {
@@ -286,7 +311,7 @@ impl BulkTargets {
                         None => false,
                     }
                 }
-                Some(Shape::Slide { .. }) => false,
+                Some(Shape::Slide { .. } | Shape::Hop { .. }) => false,
             };
             if counted {
                 square.counted |= template;
@@ -296,7 +321,7 @@ impl BulkTargets {
         square.lame_leaps.1 = self.lame_leaps.len() as u32;
         square.guards.1 = self.guards.len() as u32;
         if square.counted | guarded == square.all && square.rays.0 == square.rays.1 {
-            kind.simple |= 1 << from;
+            kind.simple |= B::bit(from);
         }
         square
     }
@@ -310,8 +335,8 @@ impl BulkTargets {
         steps: &[LeapStep],
         from: Pos,
         template: u64,
-    ) -> Option<Option<KindGuard>> {
-        let walk = board.walk(steps, from);
+    ) -> Option<Option<KindGuard<B>>> {
+        let walk = board.walk(steps, from, B::WIDTH);
         if walk.end == NO_POS || walk.tested.iter().any(|&(_, needs)| needs == 0) {
             return Some(None);
         }
@@ -323,11 +348,11 @@ impl BulkTargets {
         };
         self.guards.push(Guard {
             template,
-            squares: [1 << first.0, 1 << second.0],
+            squares: [B::bit(first.0), B::bit(second.0)],
             needs: [first.1, second.1],
         });
         Some(Some(KindGuard {
-            from: 1 << from,
+            from: B::bit(from),
             offsets: [offset(from, first.0), offset(from, second.0)],
             needs: [first.1, second.1],
         }))
@@ -341,14 +366,14 @@ impl BulkTargets {
         steps: &[LeapStep],
         coded_in: Option<u16>,
         from: Pos,
-        square: &mut SquareTargets,
-        reached: &mut u64,
-    ) -> Option<Option<KindLeap>> {
+        square: &mut SquareTargets<B>,
+        reached: &mut B,
+    ) -> Option<Option<KindLeap<B>>> {
         let Walk {
             end,
             mut tested,
             beyond,
-        } = board.walk(steps, from);
+        } = board.walk(steps, from, B::WIDTH);
         if end == NO_POS {
             return Some(None);
         }
@@ -362,11 +387,11 @@ impl BulkTargets {
             }
             _ => ANYTHING,
         };
-        let target = 1u64 << end;
+        let target = B::bit(end);
         if end == from
             || tested.len() > 1
             || coded_in.is_some_and(|zone| board.in_zone(zone, end))
-            || target & *reached != 0
+            || !(target & *reached).is_empty()
         {
             return None;
         }
@@ -376,13 +401,13 @@ impl BulkTargets {
         let leap = match tested.first() {
             Some(&(past, past_needs)) => {
                 self.lame_leaps.push(LameLeap {
-                    past: 1 << past,
+                    past: B::bit(past),
                     past_needs,
                     target,
                     needs,
                 });
                 KindLeap {
-                    from: 1 << from,
+                    from: B::bit(from),
                     first: offset(from, past),
                     past_needs,
                     then: offset(past, end),
@@ -393,7 +418,7 @@ impl BulkTargets {
                 Some(class) => {
                     square.leaps[class] |= target;
                     KindLeap {
-                        from: 1 << from,
+                        from: B::bit(from),
                         first: offset(from, end),
                         past_needs: ANYTHING,
                         then: 0,
@@ -407,50 +432,52 @@ impl BulkTargets {
         Some(Some(leap))
     }
 
-    /// Notes the ray of a [`Shape::Slide`] from `from`; whether it is counted.
+    /// Notes the ray of a [`Shape::Slide`] or [`Shape::Hop`] from `from`, which adds
+    /// a step on the first square that is not empty, or on the next one past it, where
+    /// it passes the tests of `ends`; whether it is counted.
     fn slide(
         &mut self,
         board: &Board<'_>,
         dir: Dir,
-        then: Option<&[Test]>,
+        ends: [Option<&[Test]>; 2],
         from: Pos,
-        reached: &mut u64,
+        reached: &mut B,
     ) -> bool {
-        let start = self.ray_squares.len();
-        let mut mask = 0u64;
-        let mut coded = false;
+        let mut squares: SmallVec<[Pos; 16]> = SmallVec::new();
+        let mut mask = B::default();
         let mut pos = board.link(from, dir);
         while pos != NO_POS {
-            // Round a cycle, back to its start, or beyond the first 64 squares: the code
+            // Round a cycle, back to its start, or beyond the set's squares: the code
             // decides.
-            if pos == from || pos >= 64 || mask >> pos & 1 == 1 {
-                coded = true;
-                break;
+            if pos == from || pos >= B::WIDTH || mask.has(pos) {
+                return false;
             }
-            mask |= 1 << pos;
-            self.ray_squares.push(pos);
+            mask |= B::bit(pos);
+            squares.push(pos);
             pos = board.link(pos, dir);
         }
-        let len = self.ray_squares.len() - start;
-        if coded || len > MAX_LOOP as usize || mask & *reached != 0 {
-            self.ray_squares.truncate(start);
+        if squares.len() > MAX_LOOP as usize || !(mask & *reached).is_empty() {
             return false;
         }
-        let (end, end_zones) = match then {
-            None => (0, 0),
+        let [(end, end_zones), (hop, hop_zones)] = ends.map(|tests| match tests {
+            None => (0, B::default()),
             Some(tests) => {
-                let zones = (self.ray_squares[start..].iter())
+                let zones = (squares.iter())
                     .filter(|&&p| board.standing(tests, p).1)
-                    .fold(0u64, |bits, &p| bits | 1 << p);
+                    .fold(B::default(), |bits, &p| bits | B::bit(p));
                 (board.standing(tests, from).0 & !EMPTY, zones)
             }
-        };
+        });
+        let (start, len) = (self.ray_bits.len(), squares.len());
+        self.ray_bits.extend(squares.into_iter().map(B::bit));
         self.rays.push(Ray {
             squares: mask,
             start: start as u32,
             len: len as u32,
             end,
             end_zones,
+            hop,
+            hop_zones,
         });
         *reached |= mask;
         true
@@ -466,15 +493,15 @@ impl BulkTargets {
         player: PlayerIx,
         kind: Kind,
         from: Pos,
-        occupancy: &Occupancy,
-    ) -> Option<(u64, u32, u64)> {
+        occupancy: &Occupancy<B>,
+    ) -> Option<(B, u32, u64)> {
         let at = (player as usize * self.kinds + kind as usize) * self.squares + from as usize;
         let square = self.targets.get(at)?;
         let mut not_run = square.counted;
         for guard in &self.guards[square.guards.0 as usize..square.guards.1 as usize] {
             let [first, second] = guard.squares;
-            if first & occupancy.passing(guard.needs[0]) == 0
-                || second & occupancy.passing(guard.needs[1]) == 0
+            if (first & occupancy.passing(guard.needs[0])).is_empty()
+                || (second & occupancy.passing(guard.needs[1])).is_empty()
             {
                 not_run |= guard.template;
             }
@@ -482,34 +509,46 @@ impl BulkTargets {
         if not_run == 0 {
             return None;
         }
-        let mut targets = 0;
+        let mut targets = B::default();
         for (class, &leaps) in square.leaps.iter().enumerate() {
-            if leaps != 0 {
+            if !leaps.is_empty() {
                 targets |= leaps & occupancy.passing(LEAP_CLASSES[class]);
             }
         }
         for leap in &self.lame_leaps[square.lame_leaps.0 as usize..square.lame_leaps.1 as usize] {
-            if leap.past & occupancy.passing(leap.past_needs) != 0 {
+            if !(leap.past & occupancy.passing(leap.past_needs)).is_empty() {
                 targets |= leap.target & occupancy.passing(leap.needs);
             }
         }
         let mut slid = 0;
         for ray in &self.rays[square.rays.0 as usize..square.rays.1 as usize] {
             let blockers = ray.squares & occupancy.occupied;
-            if blockers == 0 {
+            if blockers.is_empty() {
                 targets |= ray.squares;
                 slid += ray.len;
                 continue;
             }
-            let squares = &self.ray_squares[ray.start as usize..(ray.start + ray.len) as usize];
-            for &pos in squares {
-                let bit = 1u64 << pos;
-                if blockers & bit == 0 {
+            let squares = &self.ray_bits[ray.start as usize..(ray.start + ray.len) as usize];
+            let mut squares = squares.iter().copied();
+            for bit in squares.by_ref() {
+                if (blockers & bit).is_empty() {
                     targets |= bit;
                     slid += 1;
                     continue;
                 }
                 targets |= bit & ray.end_zones & occupancy.passing(ray.end);
+                break;
+            }
+            if ray.hop == 0 {
+                continue;
+            }
+            // Past the first piece, the empty squares are passed, not added to.
+            for bit in squares {
+                if (blockers & bit).is_empty() {
+                    slid += 1;
+                    continue;
+                }
+                targets |= bit & ray.hop_zones & occupancy.passing(ray.hop);
                 break;
             }
         }
@@ -521,21 +560,22 @@ impl BulkTargets {
     }
 }
 
-/// The offset from square `from` to `to`, both below 64.
+/// The offset from square `from` to `to`, both in the set (the widest set, 128 squares,
+/// keeps it within an `i8`).
 fn offset(from: Pos, to: Pos) -> i8 {
     (to as i32 - from as i32) as i8
 }
 
-impl KindLeap {
+impl<B: SquareSet> KindLeap<B> {
     /// The last squares of this leap from `pieces` in a position seen as `occupancy`.
     #[inline(always)]
-    fn targets(&self, pieces: u64, occupancy: &Occupancy) -> u64 {
+    fn targets(&self, pieces: B, occupancy: &Occupancy<B>) -> B {
         let past = shifted(pieces & self.from, self.first) & occupancy.passing(self.past_needs);
         shifted(past, self.then) & occupancy.passing(self.needs)
     }
 }
 
-impl BulkTargets {
+impl<B: SquareSet> BulkTargets<B> {
     /// Whether some of `player`'s pieces may be counted together by type.
     #[inline]
     pub(crate) fn counts_together(&self, player: PlayerIx) -> bool {
@@ -554,17 +594,17 @@ impl BulkTargets {
         &self,
         state: &State,
         player: PlayerIx,
-        occupancy: &Occupancy,
-        danger: u64,
-    ) -> (u32, u64) {
-        let (mut turns, mut origins) = (0, 0);
+        occupancy: &Occupancy<B>,
+        danger: B,
+    ) -> (u32, B) {
+        let (mut turns, mut origins) = (0, B::default());
         let kinds = self
             .kind_targets
             .get(player as usize)
             .map_or(&[][..], Vec::as_slice);
         for (kind, targets) in kinds {
             let own = state.kind_words(player, *kind);
-            let mut pieces = targets.simple & !danger & own.first().copied().unwrap_or(0);
+            let mut pieces = targets.simple & !danger & B::from_words(own);
             for guard in &targets.guards {
                 let [first, second] = guard.offsets;
                 let passes = guard.from
@@ -573,17 +613,17 @@ impl BulkTargets {
                 pieces &= !passes;
             }
             // One piece alone is counted as cheaply by itself.
-            if pieces & pieces.wrapping_sub(1) == 0 {
+            if pieces.without_lowest().is_empty() {
                 continue;
             }
-            if danger != 0 {
+            if !danger.is_empty() {
                 for leap in &targets.leaps {
                     let undecided = leap.targets(pieces, occupancy) & danger;
                     pieces &= !shifted(shifted(undecided, -leap.then), -leap.first);
                 }
             }
             for leap in &targets.leaps {
-                turns += leap.targets(pieces, occupancy).count_ones();
+                turns += leap.targets(pieces, occupancy).count();
             }
             origins |= pieces;
         }
@@ -593,12 +633,10 @@ impl BulkTargets {
 
 impl Tables {
     /// Where the shaped templates of each piece type may add steps, for counting them
-    /// in bulk; none on a larger board, or without shapes. Worked out on the first count
-    /// that asks.
+    /// in bulk; none where pieces start beyond the first 128 squares, or without
+    /// shapes. Worked out on the first count that asks.
     #[inline]
-    pub(crate) fn bulk_targets(&self) -> Option<&BulkTargets> {
-        (self.derived.bulk)
-            .get_or_init(|| BulkTargets::new(self))
-            .as_ref()
+    pub(crate) fn bulk_targets(&self) -> Option<&Bulk> {
+        (self.derived.bulk).get_or_init(|| Bulk::new(self)).as_ref()
     }
 }

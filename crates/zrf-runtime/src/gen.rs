@@ -6,8 +6,8 @@ use std::cell::Cell;
 use smallvec::SmallVec;
 
 use crate::bulk::Occupancy;
-use crate::run::{BulkCount, Footprint, Run, Steps};
-use crate::shape::BulkTargets;
+use crate::run::{Footprint, Run, Steps};
+use crate::shape::{Bulk, BulkTargets, SquareSet};
 use crate::state::{State, Step};
 use crate::tables::{Filter, Tables, Turn};
 use crate::templates::Templates;
@@ -133,9 +133,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         let mut run = Run::for_pieces(self.tables, state, turn, out);
         let mut filter = filter;
         // The bulk targets are worked out only once a count asks for them.
-        let bulk = (run.output().bulk_count())
-            .filter(|_| filter == Filter::ANY)
-            .and_then(|count| Some((self.tables.bulk_targets()?, count)));
+        let bulk = (run.output().counts_in_bulk() && filter == Filter::ANY)
+            .then(|| self.tables.bulk_targets())
+            .flatten();
         // Two loops, not one testing `narrowing` per piece: the test alone showed in the
         // instruction counts of games without priorities.
         match (narrowing, loud_reach, bulk) {
@@ -153,9 +153,11 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                     self.templates.piece_moves(&mut run, piece.kind, filter);
                 }
             }
-            (_, None, Some((bulk, count))) => {
-                let count = count.of_type(bulk.counted_type);
-                filter = self.pieces_counted_in_bulk(&mut run, state, turn, bulk, count, narrowing);
+            (_, None, Some(Bulk::OneWord(bulk))) => {
+                filter = self.pieces_counted_in_bulk(&mut run, state, turn, bulk, narrowing);
+            }
+            (_, None, Some(Bulk::TwoWords(bulk))) => {
+                filter = self.pieces_counted_in_bulk(&mut run, state, turn, bulk, narrowing);
             }
             (None, None, None) => {
                 for (pos, piece) in state.pieces_of(turn.move_as) {
@@ -184,23 +186,23 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     }
 
     /// The steps of the mover's pieces into `run`'s output, which counts plain turns
-    /// ([`Steps::count_plain`]) with `count`'s help: the turns of shaped templates
-    /// counted in bulk where the screen decides them (see [`crate::bulk`]) and added one
-    /// by one where it does not, the other templates run as usual. Where the output
-    /// narrows to the `narrowing` type, once a step of it comes only its templates run
-    /// (the filter the drops then take is returned).
-    fn pieces_counted_in_bulk(
+    /// ([`Steps::count_plain`], [`Steps::counts_in_bulk`]): the turns of shaped
+    /// templates counted in bulk where the screen decides them (see [`crate::bulk`])
+    /// and added one by one where it does not, the other templates run as usual. Where
+    /// the output narrows to the `narrowing` type, once a step of it comes only its
+    /// templates run (the filter the drops then take is returned).
+    fn pieces_counted_in_bulk<B: SquareSet>(
         &self,
         run: &mut Run<'_, T::Noting>,
         state: &State,
         turn: Turn,
-        bulk: &BulkTargets,
-        mut count: BulkCount,
+        bulk: &BulkTargets<B>,
         narrowing: Option<MoveType>,
     ) -> Filter {
+        let mut count = run.output().bulk_count::<B>(bulk.counted_type);
         let occupancy = Occupancy::of(self.tables, state, turn.move_as);
         // The pieces whose turns are counted together go first.
-        let mut together = 0;
+        let mut together = B::default();
         if bulk.counts_together(turn.move_as) {
             let (turns, pieces) =
                 bulk.count_by_kind(state, turn.move_as, &occupancy, count.danger());
@@ -209,7 +211,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 run.output().take_bulk_count(&mut count);
             }
         }
-        let mut pieces = state.pieces_of_except(turn.move_as, together);
+        let mut pieces = state.pieces_of_except(turn.move_as, together.words());
         while let Some((pos, piece)) = pieces.next() {
             let counted = bulk
                 .targets(turn.move_as, piece.kind, pos, &occupancy)
@@ -218,14 +220,14 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 });
             // The turns counted so far go first: the steps added next come after them.
             match counted {
-                Some((0, u64::MAX)) => continue,
+                Some((undecided, u64::MAX)) if undecided.is_empty() => continue,
                 Some((undecided, not_run)) => {
                     run.output().take_bulk_count(&mut count);
                     run.take_piece(pos, piece);
                     let mut undecided = undecided;
-                    while undecided != 0 {
-                        run.add_moving_to(undecided.trailing_zeros(), bulk.counted_type);
-                        undecided &= undecided - 1;
+                    while !undecided.is_empty() {
+                        run.add_moving_to(undecided.lowest(), bulk.counted_type);
+                        undecided = undecided.without_lowest();
                     }
                     if not_run != u64::MAX {
                         run.only_templates(!not_run);

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use smallvec::SmallVec;
 
 use crate::piece::Piece;
+use crate::shape::SquareSet;
 use crate::state::{Change, Changes, State, Step};
 use crate::tables::{Tables, Turn, NO_POS};
 use crate::turn::{Move, Routes};
@@ -182,15 +183,14 @@ enum Keep {
     Screening(Screen),
 }
 
-/// Plain turns of pieces on squares below 64 counted in bulk over a position, apart
-/// from [`Steps`] until [`Steps::take_bulk_count`] (see [`crate::bulk`]): each piece's
-/// turns are those [`Steps::count_plain`] would count one by one as they came (kept,
-/// decided by the screen, needing no test).
+/// Plain turns of pieces on the squares of a [`SquareSet`] counted in bulk over a
+/// position, apart from [`Steps`] until [`Steps::take_bulk_count`] (see
+/// [`crate::bulk`]): each piece's turns are those [`Steps::count_plain`] would count one
+/// by one as they came (kept, decided by the screen, needing no test).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct BulkCount {
-    /// The squares the screen does not decide (folded onto 64 bits; none without a
-    /// screen).
-    danger: u64,
+pub(crate) struct BulkCount<B> {
+    /// The squares of the set the screen does not decide (none without a screen).
+    danger: B,
     /// The move type of the turns counted.
     move_type: Option<MoveType>,
     /// Turns counted, and the loop iterations their templates' code would spend.
@@ -199,46 +199,41 @@ pub(crate) struct BulkCount {
     /// The squares with turns counted, the last of them counted alone and where its
     /// turns go ([`NO_POS`] after pieces counted together,
     /// [`BulkCount::count_together`]).
-    origins: u64,
-    last: (Pos, u64),
+    origins: B,
+    last: (Pos, B),
     /// The work, and the turns, that [`Steps`] could take when it last took the count
     /// before a bound of its list is reached.
     work_room: u32,
     turns_room: usize,
 }
 
-impl BulkCount {
-    /// The tally for turns of `move_type`.
-    pub(crate) fn of_type(self, move_type: Option<MoveType>) -> BulkCount {
-        BulkCount { move_type, ..self }
-    }
-
+impl<B: SquareSet> BulkCount<B> {
     /// Counts the turns of the piece on `from` to each of `targets`, whose templates'
     /// code would spend `slid` loop iterations, where the screen decides them, and
     /// answers those it does not decide, to be added one by one; `None`, counting
     /// nothing, where the list might reach a bound on the way (the code then runs).
     #[inline]
-    pub(crate) fn count(&mut self, from: Pos, targets: u64, slid: u32) -> Option<u64> {
+    pub(crate) fn count(&mut self, from: Pos, targets: B, slid: u32) -> Option<B> {
         let work = self.work.saturating_add(slid);
-        if work > self.work_room || self.turns as usize + 64 >= self.turns_room {
+        if work > self.work_room || self.turns as usize + B::WIDTH as usize >= self.turns_room {
             return None;
         }
-        let undecided = match self.danger >> from & 1 {
-            0 => targets & self.danger,
-            _ => targets,
+        let undecided = match self.danger.has(from) {
+            false => targets & self.danger,
+            true => targets,
         };
         let decided = targets & !undecided;
         self.work = work;
-        if decided != 0 {
-            self.turns += decided.count_ones();
-            self.origins |= 1 << from;
+        if !decided.is_empty() {
+            self.turns += decided.count();
+            self.origins |= B::bit(from);
             self.last = (from, decided);
         }
         Some(undecided)
     }
 
     /// The squares the screen does not decide (see [`BulkCount::count`]).
-    pub(crate) fn danger(&self) -> u64 {
+    pub(crate) fn danger(&self) -> B {
         self.danger
     }
 
@@ -246,13 +241,14 @@ impl BulkCount {
     /// in this tally; whether they fit in the list's room (else nothing is counted, and
     /// the pieces are to be counted one by one).
     #[inline]
-    pub(crate) fn count_together(&mut self, turns: u32, origins: u64) -> bool {
-        if self.origins != 0 || self.turns as usize + turns as usize + 64 >= self.turns_room {
+    pub(crate) fn count_together(&mut self, turns: u32, origins: B) -> bool {
+        let room = self.turns as usize + turns as usize + B::WIDTH as usize;
+        if !self.origins.is_empty() || room >= self.turns_room {
             return false;
         }
         self.turns += turns;
         self.origins = origins;
-        self.last = (NO_POS, 0);
+        self.last = (NO_POS, B::default());
         true
     }
 
@@ -261,8 +257,8 @@ impl BulkCount {
     fn restart(&mut self, steps: &Steps) {
         self.turns = 0;
         self.work = 0;
-        self.origins = 0;
-        self.last = (NO_POS, 0);
+        self.origins = B::default();
+        self.last = (NO_POS, B::default());
         self.work_room = MAX_LIST_WORK.saturating_sub(steps.work);
         self.turns_room = MAX_LIST_MOVES.saturating_sub(steps.listed());
     }
@@ -361,10 +357,10 @@ impl Footprint {
         self.0[(pos as usize >> 6) & 1] >> (pos & 63) & 1 == 1
     }
 
-    /// The squares below 64 (and those congruent to them modulo 128).
+    /// The squares as two words of a bitset (those of larger boards folded onto 128).
     #[inline]
-    pub(crate) fn low_word(&self) -> u64 {
-        self.0[0]
+    pub(crate) fn words(&self) -> &[u64; 2] {
+        &self.0
     }
 
     /// The squares of both.
@@ -540,43 +536,51 @@ impl Steps {
         }
     }
 
-    /// A tally for counting plain turns in bulk into these steps ([`BulkCount`]), where
-    /// they count plain turns ([`Steps::count_plain`]), keep every step (or every step
-    /// until one of the narrowed type comes: the caller stops counting in bulk once one
-    /// has) or screen them, and note nothing.
+    /// Whether these steps count plain turns ([`Steps::count_plain`]), keep every step
+    /// (or every step until one of the narrowed type comes: the caller stops counting
+    /// in bulk once one has) or screen them, and note nothing: then turns may be
+    /// counted in bulk into them ([`Steps::bulk_count`]).
     #[inline]
-    pub(crate) fn bulk_count(&self) -> Option<BulkCount> {
+    pub(crate) fn counts_in_bulk(&self) -> bool {
+        matches!(
+            self.keep,
+            Keep::Every | Keep::Narrowing(_, false) | Keep::Screening(_)
+        ) && matches!(self.purpose, Purpose::Count(_))
+            && !self.noting
+    }
+
+    /// A tally for counting plain turns of `move_type` in bulk into these steps
+    /// ([`BulkCount`]), where [`Steps::counts_in_bulk`].
+    #[inline]
+    pub(crate) fn bulk_count<B: SquareSet>(&self, move_type: Option<MoveType>) -> BulkCount<B> {
+        debug_assert!(self.counts_in_bulk());
         let danger = match &self.keep {
-            Keep::Every | Keep::Narrowing(_, false) => 0,
-            Keep::Screening(screen) => screen.danger.low_word(),
-            _ => return None,
+            Keep::Screening(screen) => B::from_words(screen.danger.words()),
+            _ => B::default(),
         };
-        if !matches!(self.purpose, Purpose::Count(_)) || self.noting {
-            return None;
-        }
         let mut count = BulkCount {
             danger,
-            move_type: None,
+            move_type,
             turns: 0,
             work: 0,
-            origins: 0,
-            last: (NO_POS, 0),
+            origins: B::default(),
+            last: (NO_POS, B::default()),
             work_room: 0,
             turns_room: 0,
         };
         count.restart(self);
-        Some(count)
+        count
     }
 
     /// Adds the turns `count` counted to those counted here, as [`RunCore::add`] would
     /// have one by one, and empties it.
     #[inline]
-    pub(crate) fn take_bulk_count(&mut self, count: &mut BulkCount) {
+    pub(crate) fn take_bulk_count<B: SquareSet>(&mut self, count: &mut BulkCount<B>) {
         self.work += count.work;
         if let (Purpose::Count(counted), true) = (&mut self.purpose, count.turns != 0) {
             counted.turns += count.turns;
             let (last, destinations) = count.last;
-            (counted.routes).note_origins(count.origins, last, destinations);
+            (counted.routes).note_origins(count.origins.words(), last, destinations.words());
             counted.note_type(count.move_type);
         }
         count.restart(self);

@@ -1,8 +1,9 @@
-//! Move templates of the two shapes most pieces are written in, as data: a leap or step
-//! (a few directions, tests on the squares passed, one `add`) and a slide
-//! (`d (while empty? add d)`, then perhaps tests and a last `add`), each perhaps after
-//! zone tests of the square it starts on; and of any other template, the steps and tests
-//! it opens with, whose failure means it adds nothing. The compiler's lowering
+//! Move templates of the shapes most pieces are written in, as data: a leap or step
+//! (a few directions, tests on the squares passed, one `add`), a slide
+//! (`d (while empty? add d)`, then perhaps tests and a last `add`) and a slide that
+//! captures by hopping over a piece (a xiangqi cannon), each perhaps after zone tests of
+//! the square it starts on; and of any other template, the steps and tests it opens
+//! with, whose failure means it adds nothing. The compiler's lowering
 //! recognises them and puts them in [`crate::PieceInfo::shapes`].
 //!
 //! Also the layout of [`BulkTargets`], which `bulk` works out from the shapes and
@@ -10,6 +11,9 @@
 //! add a step to, grouped by what must stand there, the rays of its slides, and the
 //! squares and tests that guard each opening; and per player and piece type, the same
 //! leaps and guards by their offsets, to count the type's pieces together.
+
+use std::fmt::Debug;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Shl, Shr};
 
 use crate::{Dir, Kind, MoveType, Pos};
 
@@ -39,6 +43,17 @@ pub enum Shape {
         dir: Dir,
         /// The tests of the first square that is not empty, where the slide adds there.
         then: Option<Vec<Test>>,
+    },
+    /// `d (while empty? add d) d (while empty? d) (verify t…) add`: the piece added on
+    /// every empty square along `d`, and past the first piece in the way, on the next
+    /// piece's square if it passes every test (a xiangqi cannon).
+    Hop {
+        /// The tests of the square the piece stands on, before the first step.
+        origin: Vec<Test>,
+        /// The direction slid in.
+        dir: Dir,
+        /// The tests of the square hopped to.
+        tests: Vec<Test>,
     },
     /// A template of any other form whose code starts with these tests and steps:
     /// where they fail, whatever the rest does, it adds nothing, and is not run.
@@ -80,6 +95,7 @@ impl Shape {
                 (origin, steps.iter().flat_map(|s| s.tests.clone()).collect())
             }
             Shape::Slide { origin, then, .. } => (origin, then.iter().flatten().copied().collect()),
+            Shape::Hop { origin, tests, .. } => (origin, tests.clone()),
         };
         tests.extend_from_slice(origin);
         let coded_in = match self {
@@ -97,7 +113,7 @@ impl Shape {
             Shape::Leap { steps, .. } | Shape::Guarded { steps, .. } => {
                 steps.iter().map(|s| s.dir).collect()
             }
-            Shape::Slide { dir, .. } => vec![*dir],
+            Shape::Slide { dir, .. } | Shape::Hop { dir, .. } => vec![*dir],
         };
         (directions, zones)
     }
@@ -112,10 +128,132 @@ pub(crate) const ENEMY: Standing = 4;
 pub(crate) const NEUTRAL: Standing = 8;
 pub(crate) const ANYTHING: Standing = EMPTY | FRIEND | ENEMY | NEUTRAL;
 
+/// A set of the first [`SquareSet::WIDTH`] squares of a board, a bit each, for the bulk
+/// targets: a `u64` where every piece starts on the first 64 squares (chess, checkers
+/// with its dummy square), a `u128` where they start on the first 128 (xiangqi, boards
+/// of 10 by 10). One word where one will do: the wider set costs about twice as many
+/// instructions per operation.
+pub(crate) trait SquareSet:
+    Copy
+    + Default
+    + Eq
+    + Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+{
+    /// How many squares it holds.
+    const WIDTH: u32;
+    /// Every square.
+    const ALL: Self;
+    /// `pos` alone (below [`SquareSet::WIDTH`]).
+    fn bit(pos: Pos) -> Self;
+    /// Whether `pos` (below [`SquareSet::WIDTH`]) is in the set.
+    fn has(self, pos: Pos) -> bool;
+    /// Whether it holds no square.
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        self == Self::default()
+    }
+    /// How many squares it holds.
+    fn count(self) -> u32;
+    /// Its lowest square (the width when empty).
+    fn lowest(self) -> Pos;
+    /// The set without its lowest square.
+    fn without_lowest(self) -> Self;
+    /// The squares of the first words of a bitset (bit `pos % 64` of word `pos / 64`).
+    fn from_words(words: &[u64]) -> Self;
+    /// The set as two words of such a bitset.
+    fn words(self) -> [u64; 2];
+}
+
+impl SquareSet for u64 {
+    const WIDTH: u32 = 64;
+    const ALL: u64 = u64::MAX;
+    #[inline(always)]
+    fn bit(pos: Pos) -> u64 {
+        1 << pos
+    }
+    #[inline(always)]
+    fn has(self, pos: Pos) -> bool {
+        debug_assert!(pos < 64);
+        self >> pos & 1 == 1
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline(always)]
+    fn lowest(self) -> Pos {
+        self.trailing_zeros()
+    }
+    #[inline(always)]
+    fn without_lowest(self) -> u64 {
+        self & self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn from_words(words: &[u64]) -> u64 {
+        words.first().copied().unwrap_or(0)
+    }
+    #[inline(always)]
+    fn words(self) -> [u64; 2] {
+        [self, 0]
+    }
+}
+
+impl SquareSet for u128 {
+    const WIDTH: u32 = 128;
+    const ALL: u128 = u128::MAX;
+    // By the word the square is in: a shift of the whole set by a variable amount
+    // costs several instructions.
+    #[inline(always)]
+    fn bit(pos: Pos) -> u128 {
+        let bit = 1u64 << (pos & 63);
+        match pos < 64 {
+            true => bit as u128,
+            false => (bit as u128) << 64,
+        }
+    }
+    #[inline(always)]
+    fn has(self, pos: Pos) -> bool {
+        let word = match pos < 64 {
+            true => self as u64,
+            false => (self >> 64) as u64,
+        };
+        debug_assert!(pos < 128);
+        word >> (pos & 63) & 1 == 1
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline(always)]
+    fn lowest(self) -> Pos {
+        self.trailing_zeros()
+    }
+    #[inline(always)]
+    fn without_lowest(self) -> u128 {
+        self & self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn from_words(words: &[u64]) -> u128 {
+        let word = |i: usize| words.get(i).copied().unwrap_or(0) as u128;
+        word(0) | word(1) << 64
+    }
+    #[inline(always)]
+    fn words(self) -> [u64; 2] {
+        [self as u64, (self >> 64) as u64]
+    }
+}
+
 /// The squares the shaped templates of one piece type, for one player and square, may
 /// add a step to.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct SquareTargets {
+pub(crate) struct SquareTargets<B> {
     /// The type's templates, by number (bit 63 for all from the 63rd on).
     pub(crate) all: u64,
     /// The templates counted in bulk here, by number (none from the 63rd on). The
@@ -123,7 +261,7 @@ pub(crate) struct SquareTargets {
     pub(crate) counted: u64,
     /// The last squares of leaps, by what must stand there: anything, not a friend,
     /// nothing, an enemy.
-    pub(crate) leaps: [u64; 4],
+    pub(crate) leaps: [B; 4],
     /// Its slides: a range of [`BulkTargets::rays`].
     pub(crate) rays: (u32, u32),
     /// Its leaps past a square that must hold what a test wants: a range of
@@ -137,23 +275,23 @@ pub(crate) struct SquareTargets {
 /// A leap that passes a square that must hold what a test wants (a pawn's first
 /// double step, say).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct LameLeap {
+pub(crate) struct LameLeap<B> {
     /// The square passed, and what must stand there.
-    pub(crate) past: u64,
+    pub(crate) past: B,
     pub(crate) past_needs: Standing,
     /// The last square, and what must stand there.
-    pub(crate) target: u64,
+    pub(crate) target: B,
     pub(crate) needs: Standing,
 }
 
 /// A template that adds nothing unless two squares hold what the tests its code starts
 /// with want ([`Shape::Guarded`]; where it tests one, both are that one).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Guard {
+pub(crate) struct Guard<B> {
     /// The template, as a bit.
     pub(crate) template: u64,
     /// The squares, and what must stand on each.
-    pub(crate) squares: [u64; 2],
+    pub(crate) squares: [B; 2],
     pub(crate) needs: [Standing; 2],
 }
 
@@ -164,8 +302,8 @@ pub(crate) const LEAP_CLASSES: [Standing; 4] = [ANYTHING, EMPTY | ENEMY | NEUTRA
 /// must hold what a test wants: counted for all the pieces of a type on those squares
 /// at once, by shifting their bitset ([`KindTargets`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct KindLeap {
-    pub(crate) from: u64,
+pub(crate) struct KindLeap<B> {
+    pub(crate) from: B,
     /// The offset to the square passed (the last square, for a leap past none), and
     /// what must stand there ([`ANYTHING`] for none).
     pub(crate) first: i8,
@@ -178,8 +316,8 @@ pub(crate) struct KindLeap {
 
 /// A guard ([`Guard`]) by the same offsets from every square of `from`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct KindGuard {
-    pub(crate) from: u64,
+pub(crate) struct KindGuard<B> {
+    pub(crate) from: B,
     pub(crate) offsets: [i8; 2],
     pub(crate) needs: [Standing; 2],
 }
@@ -189,16 +327,17 @@ pub(crate) struct KindGuard {
 /// screen decides every turn, the turns of all such pieces are counted together: the
 /// popcount of their bitset shifted by each leap's offsets.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct KindTargets {
-    pub(crate) simple: u64,
-    pub(crate) leaps: Vec<KindLeap>,
-    pub(crate) guards: Vec<KindGuard>,
+pub(crate) struct KindTargets<B> {
+    pub(crate) simple: B,
+    pub(crate) leaps: Vec<KindLeap<B>>,
+    pub(crate) guards: Vec<KindGuard<B>>,
 }
 
-impl KindTargets {
+impl<B: SquareSet> KindTargets<B> {
     /// Adds `leap`, from one square, to the leap by the same offsets and tests.
-    pub(crate) fn add_leap(&mut self, leap: KindLeap) {
-        let same = |l: &&mut KindLeap| KindLeap { from: 0, ..**l } == KindLeap { from: 0, ..leap };
+    pub(crate) fn add_leap(&mut self, leap: KindLeap<B>) {
+        let offsets = |l: &KindLeap<B>| (l.first, l.past_needs, l.then, l.needs);
+        let same = |l: &&mut KindLeap<B>| offsets(l) == offsets(&leap);
         match self.leaps.iter_mut().find(same) {
             Some(group) => group.from |= leap.from,
             None => self.leaps.push(leap),
@@ -206,8 +345,8 @@ impl KindTargets {
     }
 
     /// Adds `guard`, from one square, to the guard by the same offsets and tests.
-    pub(crate) fn add_guard(&mut self, guard: KindGuard) {
-        let same = |g: &&mut KindGuard| (g.offsets, g.needs) == (guard.offsets, guard.needs);
+    pub(crate) fn add_guard(&mut self, guard: KindGuard<B>) {
+        let same = |g: &&mut KindGuard<B>| (g.offsets, g.needs) == (guard.offsets, guard.needs);
         match self.guards.iter_mut().find(same) {
             Some(group) => group.from |= guard.from,
             None => self.guards.push(guard),
@@ -217,42 +356,55 @@ impl KindTargets {
 
 /// `bits` moved by `offset` squares (up for a positive one).
 #[inline(always)]
-pub(crate) fn shifted(bits: u64, offset: i8) -> u64 {
+pub(crate) fn shifted<B: SquareSet>(bits: B, offset: i8) -> B {
     match offset >= 0 {
-        true => bits << offset,
-        false => bits >> -offset,
+        true => bits << offset as u32,
+        false => bits >> offset.unsigned_abs() as u32,
     }
 }
 
 /// A slide's squares from one square, in order.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Ray {
+pub(crate) struct Ray<B> {
     /// All its squares.
-    pub(crate) squares: u64,
-    /// Where they are in [`BulkTargets::ray_squares`].
+    pub(crate) squares: B,
+    /// Where they are in [`BulkTargets::ray_bits`].
     pub(crate) start: u32,
     pub(crate) len: u32,
     /// What must stand on the first square that is not empty for the slide to add a
     /// step there (nothing when it never does), and the squares that pass its zone
     /// tests.
     pub(crate) end: Standing,
-    pub(crate) end_zones: u64,
+    pub(crate) end_zones: B,
+    /// The same for the next square that is not empty, past the first, where a
+    /// [`Shape::Hop`] adds its step.
+    pub(crate) hop: Standing,
+    pub(crate) hop_zones: B,
 }
 
-/// Per player, piece type and square of the first 64 positions, where the shaped
-/// templates of a piece there may add steps (see the module documentation).
+/// Per player, piece type and square of the first [`SquareSet::WIDTH`] positions, where
+/// the shaped templates of a piece there may add steps (see the module documentation).
 #[derive(Clone, Debug)]
-pub(crate) struct BulkTargets {
+pub(crate) struct BulkTargets<B> {
     /// The move type of every template counted: those of other types run their code.
     pub(crate) counted_type: Option<MoveType>,
     pub(crate) kinds: usize,
     pub(crate) squares: usize,
     /// `(player * kinds + kind) * squares + square`.
-    pub(crate) targets: Vec<SquareTargets>,
-    pub(crate) rays: Vec<Ray>,
-    pub(crate) ray_squares: Vec<Pos>,
-    pub(crate) lame_leaps: Vec<LameLeap>,
-    pub(crate) guards: Vec<Guard>,
+    pub(crate) targets: Vec<SquareTargets<B>>,
+    pub(crate) rays: Vec<Ray<B>>,
+    /// The squares of the rays, each as a set of one, in order.
+    pub(crate) ray_bits: Vec<B>,
+    pub(crate) lame_leaps: Vec<LameLeap<B>>,
+    pub(crate) guards: Vec<Guard<B>>,
     /// Per player, the piece types whose pieces may be counted together.
-    pub(crate) kind_targets: Vec<Vec<(Kind, KindTargets)>>,
+    pub(crate) kind_targets: Vec<Vec<(Kind, KindTargets<B>)>>,
+}
+
+/// The bulk targets of a game, in the narrowest [`SquareSet`] that holds the squares
+/// its pieces start on.
+#[derive(Clone, Debug)]
+pub(crate) enum Bulk {
+    OneWord(BulkTargets<u64>),
+    TwoWords(BulkTargets<u128>),
 }

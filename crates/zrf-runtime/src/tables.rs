@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use crate::random::{SplitMix64, Zobrist};
 use crate::reach::Reach;
-use crate::shape::{BulkTargets, Shape};
+use crate::shape::{Bulk, Shape};
 use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
 
 /// No position (off the board, or no link).
@@ -354,7 +354,7 @@ pub struct Tables {
 pub struct Derived {
     lookups: OnceLock<Lookups>,
     /// Worked out apart, on first use: only a perft's last ply asks for it.
-    pub(crate) bulk: OnceLock<Option<BulkTargets>>,
+    pub(crate) bulk: OnceLock<Option<Bulk>>,
 }
 
 #[derive(Clone, Debug)]

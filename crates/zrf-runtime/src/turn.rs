@@ -296,19 +296,26 @@ impl Routes {
         !self.clash
     }
 
-    /// [`Routes::note`] of the turns of pieces on each of `origins` (bit `p` for square
-    /// `p`, each square new, in order), the last of them on `last` going to each of
-    /// `destinations` (squares below 64); with `last` [`NO_POS`], a turn noted next is
-    /// from another square.
+    /// [`Routes::note`] of the turns of pieces on each of `origins` (bit `p % 64` of
+    /// word `p / 64` for square `p`, each square new, in order), the last of them on
+    /// `last` going to each of `destinations` (squares below 128); with `last`
+    /// [`NO_POS`], a turn noted next is from another square.
     #[inline]
-    pub(crate) fn note_origins(&mut self, origins: u64, last: Pos, destinations: u64) {
+    pub(crate) fn note_origins(&mut self, origins: [u64; 2], last: Pos, destinations: [u64; 2]) {
         // Square `p` is kept as `p + 1` (0 is for drops).
-        let kept = [origins << 1, origins >> 63];
-        self.clash |= (self.origins[0] & kept[0]) | (self.origins[1] & kept[1]) != 0;
-        self.origins[0] |= kept[0];
-        self.origins[1] |= kept[1];
+        let kept = [
+            origins[0] << 1,
+            origins[1] << 1 | origins[0] >> 63,
+            origins[1] >> 63,
+        ];
+        let mut clash = 0;
+        for (seen, kept) in self.origins.iter_mut().zip(kept) {
+            clash |= *seen & kept;
+            *seen |= kept;
+        }
+        self.clash |= clash != 0;
         self.run_origin = (last != NO_POS).then_some(Some(last));
-        self.destinations = [destinations, 0, 0, 0];
+        self.destinations = [destinations[0], destinations[1], 0, 0];
     }
 
     /// No turn noted, no clash.
