@@ -366,16 +366,33 @@ impl<'a> RoyalGuard<'a> {
         });
         engine.apply_into(state, mv, after);
         let (watched, probe) = (&self.before, &mut self.probe);
-        watched.after_move(state, after, mv, self.royal, probe);
-        let still_watched = watched.attackers_to_test(state, probe);
-        !engine.gen().captures_any_of_among(
+        let reach = engine.tables.reach.as_ref();
+        watched.after_move(reach, state, after, mv, self.royal, probe);
+        let still_watched = watched.attackers_to_test(probe).iter().copied();
+        let gen = engine.gen();
+        let targets = watched.targets(probe);
+        let attacked = gen.captures_any_of_among(
             after,
             self.reply,
-            watched.targets(probe),
+            targets,
             self.royal,
             still_watched.chain(probe.new_attackers.iter().copied()),
             None,
-        )
+        );
+        // The invariant of the watched squares: no attacker left out hits a target.
+        debug_assert_eq!(
+            attacked,
+            gen.captures_any_of_among(
+                after,
+                self.reply,
+                targets,
+                self.royal,
+                after.squares_of(watched.attacker),
+                None
+            ),
+            "the attackers watched after {mv:?} miss an attack on {targets:?}"
+        );
+        !attacked
     }
 }
 

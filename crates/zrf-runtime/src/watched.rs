@@ -193,12 +193,15 @@ fn or_threats_type_by_type(
 }
 
 /// What to test in the position after a candidate move: whether the royal squares are
-/// those of the position before (if not, the new ones), and the squares the move
-/// changed that now hold an attacker not watched before.
+/// those of the position before (if not, the new ones, and the attackers of the
+/// position before that may hit them), and the squares the move changed that now hold
+/// an attacker not watched before.
 #[derive(Default)]
 pub(crate) struct Probe {
     pub(crate) same_targets: bool,
     pub(crate) moved_targets: SmallVec<[Pos; 4]>,
+    /// Ascending.
+    pub(crate) moved_threats: SmallVec<[Pos; 8]>,
     pub(crate) new_attackers: SmallVec<[Pos; 4]>,
 }
 
@@ -230,6 +233,7 @@ impl Watched {
     /// on the piece and its square). Most moves change neither, and build nothing.
     pub(crate) fn after_move(
         &self,
+        reach: Option<&Reach>,
         before: &State,
         after: &State,
         mv: &Move,
@@ -263,18 +267,24 @@ impl Watched {
                     out.moved_targets.push(pos);
                 }
             });
+            // A royal piece moved: the attackers whose reach includes its new square
+            // (every attacker without a reach table). Those on squares the move left
+            // alone are the same pieces after it.
+            out.moved_threats.clear();
+            match reach {
+                Some(reach) => {
+                    let threats = ThreatMask::of(reach, before, self.attacker, &out.moved_targets);
+                    out.moved_threats.extend(threats.squares());
+                }
+                None => out.moved_threats.extend(before.squares_of(self.attacker)),
+            }
         }
         if !out.new_attackers.is_empty() {
-            let (attacker, same_targets) = (self.attacker, out.same_targets);
-            let threats = &self.threats;
-            out.new_attackers.retain(|pos| {
-                let tested = if same_targets {
-                    threats.contains(pos)
-                } else {
-                    before.is_owned_by(*pos, attacker)
-                };
-                !tested
-            });
+            let tested = match out.same_targets {
+                true => &self.threats,
+                false => &out.moved_threats,
+            };
+            out.new_attackers.retain(|pos| !tested.contains(pos));
         }
     }
 
@@ -287,20 +297,14 @@ impl Watched {
         }
     }
 
-    /// The attackers of `before`, the scanned position, that the probe must still test
-    /// (in ascending order): the threats, or every attacker once a royal piece moved.
-    /// The probe's new attackers come after them.
-    pub(crate) fn attackers_to_test<'s>(
-        &'s self,
-        before: &'s State,
-        probe: &Probe,
-    ) -> impl Iterator<Item = Pos> + 's {
-        let (threats, all) = if probe.same_targets {
-            (&self.threats[..], None)
-        } else {
-            (&[][..], Some(before.squares_of(self.attacker)))
-        };
-        threats.iter().copied().chain(all.into_iter().flatten())
+    /// The attackers of the scanned position that the probe must still test (in
+    /// ascending order): the threats, or once a royal piece moved, those that may hit
+    /// its new square. The probe's new attackers come after them.
+    pub(crate) fn attackers_to_test<'s>(&'s self, probe: &'s Probe) -> &'s [Pos] {
+        match probe.same_targets {
+            true => &self.threats,
+            false => &probe.moved_threats,
+        }
     }
 }
 
