@@ -426,6 +426,9 @@ fn shape(shape: &Shape, names: &Names) -> String {
             Test::Enemy => "Test::Enemy".to_string(),
             Test::NotFriend => "Test::NotFriend".to_string(),
             Test::InZone(zone) => format!("Test::InZone(zone::{})", names.zones[*zone as usize]),
+            Test::NotInZone(zone) => {
+                format!("Test::NotInZone(zone::{})", names.zones[*zone as usize])
+            }
         });
         format!("vec![{}]", each.collect::<Vec<_>>().join(", "))
     };

@@ -64,8 +64,8 @@ fn leap_or_slide(template: &[Stmt], origin: &[Test]) -> Option<Shape> {
 }
 
 /// The steps and tests a template of any other form starts with, where it starts with
-/// a step. A `capture` of the current square among them changes nothing they test: the
-/// tests read the position before the move.
+/// a step or tests the square it starts on. A `capture` of the current square among
+/// them changes nothing they test: the tests read the position before the move.
 fn guarded(template: &[Stmt], origin: Vec<Test>) -> Option<Shape> {
     let opening = template
         .iter()
@@ -79,8 +79,12 @@ fn guarded(template: &[Stmt], origin: Vec<Test>) -> Option<Shape> {
         .filter(|stmt| !matches!(stmt, Stmt::Capture(None)))
         .cloned()
         .collect();
-    match leap(&[], &opening, None)? {
-        Shape::Leap { steps, .. } => Some(Shape::Guarded { origin, steps }),
+    match leap(&[], &opening, None) {
+        Some(Shape::Leap { steps, .. }) => Some(Shape::Guarded { origin, steps }),
+        None if opening.is_empty() && !origin.is_empty() => Some(Shape::Guarded {
+            origin,
+            steps: Vec::new(),
+        }),
         _ => None,
     }
 }
@@ -163,7 +167,11 @@ fn test(cond: &Cond) -> Option<Test> {
     match cond {
         Cond::Empty(None) => Some(Test::Empty),
         Cond::Enemy(None) => Some(Test::Enemy),
-        Cond::Not(inner) if **inner == Cond::Friend(None) => Some(Test::NotFriend),
+        Cond::Not(inner) => match **inner {
+            Cond::Friend(None) => Some(Test::NotFriend),
+            Cond::InZone(zone, None) => Some(Test::NotInZone(zone.narrow::<u16>())),
+            _ => None,
+        },
         Cond::InZone(zone, None) => Some(Test::InZone(zone.narrow::<u16>())),
         _ => None,
     }

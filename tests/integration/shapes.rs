@@ -273,6 +273,26 @@ fn chess_castling_keeps_its_code_and_its_other_moves_have_shapes() {
 }
 
 #[test]
+fn a_template_that_only_tests_its_square_first_is_guarded_by_that_test() {
+    let engine = engine("minishogi.zrf");
+    let board = engine
+        .tables
+        .zone_names
+        .iter()
+        .position(|z| z == "board-zone");
+    let board = board.expect("a zone") as u16;
+    // The drop from the hand (`(verify (not-in-zone? board-zone)) a1 …`): never run
+    // from a square of the board.
+    assert_eq!(
+        shapes_of(&engine, "Gold").last(),
+        Some(&Some(Shape::Guarded {
+            origin: vec![Test::NotInZone(board)],
+            steps: vec![],
+        }))
+    );
+}
+
+#[test]
 fn bulk_counts_equal_the_turns_listed_on_a_cylinder_with_neutral_pieces() {
     assert_eq!(perft_counted_as_listed(&cylinder(), 4), [5, 26, 171, 914]);
 }
@@ -339,6 +359,7 @@ fn bulk_counts_equal_the_turns_listed_along_random_games() {
         ("breakthrough.zrf", 1..=3),
         ("checkers.zrf", 1..=6),
         ("xiangqi.zrf", 1..=4),
+        ("minishogi.zrf", 1..=3),
     ] {
         let engine = engine(sample);
         for seed in seeds {

@@ -117,6 +117,7 @@ impl Board<'_> {
                 Test::Enemy => (standing & ENEMY, zoned),
                 Test::NotFriend => (standing & !FRIEND, zoned),
                 Test::InZone(zone) => (standing, zoned && self.in_zone(zone, pos)),
+                Test::NotInZone(zone) => (standing, zoned && !self.in_zone(zone, pos)),
             })
     }
 

@@ -55,8 +55,9 @@ pub enum Shape {
         /// The tests of the square hopped to.
         tests: Vec<Test>,
     },
-    /// A template of any other form whose code starts with these tests and steps:
-    /// where they fail, whatever the rest does, it adds nothing, and is not run.
+    /// A template of any other form whose code starts with these tests and steps
+    /// (perhaps none, after tests of its square): where they fail, whatever the rest
+    /// does, it adds nothing, and is not run.
     Guarded {
         /// The tests of the square the piece stands on, before the first step.
         origin: Vec<Test>,
@@ -85,6 +86,8 @@ pub enum Test {
     NotFriend,
     /// `(in-zone? ZONE)`, by the zone's number.
     InZone(u16),
+    /// `(not-in-zone? ZONE)`, by the zone's number.
+    NotInZone(u16),
 }
 
 impl Shape {
@@ -104,7 +107,7 @@ impl Shape {
         };
         let zones = (tests.iter())
             .filter_map(|t| match *t {
-                Test::InZone(zone) => Some(zone),
+                Test::InZone(zone) | Test::NotInZone(zone) => Some(zone),
                 _ => None,
             })
             .chain(coded_in)
