@@ -174,6 +174,24 @@ pub(crate) trait SquareSet:
     fn words(self) -> [u64; 2];
 }
 
+/// The methods of [`SquareSet`] an unsigned integer has as its own.
+macro_rules! integer_set_methods {
+    ($int:ty) => {
+        #[inline(always)]
+        fn count(self) -> u32 {
+            self.count_ones()
+        }
+        #[inline(always)]
+        fn lowest(self) -> Pos {
+            self.trailing_zeros()
+        }
+        #[inline(always)]
+        fn without_lowest(self) -> $int {
+            self & self.wrapping_sub(1)
+        }
+    };
+}
+
 impl SquareSet for u64 {
     const WIDTH: u32 = 64;
     const ALL: u64 = u64::MAX;
@@ -186,18 +204,7 @@ impl SquareSet for u64 {
         debug_assert!(pos < 64);
         self >> pos & 1 == 1
     }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn lowest(self) -> Pos {
-        self.trailing_zeros()
-    }
-    #[inline(always)]
-    fn without_lowest(self) -> u64 {
-        self & self.wrapping_sub(1)
-    }
+    integer_set_methods!(u64);
     #[inline(always)]
     fn from_words(words: &[u64]) -> u64 {
         words.first().copied().unwrap_or(0)
@@ -230,18 +237,7 @@ impl SquareSet for u128 {
         debug_assert!(pos < 128);
         word >> (pos & 63) & 1 == 1
     }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn lowest(self) -> Pos {
-        self.trailing_zeros()
-    }
-    #[inline(always)]
-    fn without_lowest(self) -> u128 {
-        self & self.wrapping_sub(1)
-    }
+    integer_set_methods!(u128);
     #[inline(always)]
     fn from_words(words: &[u64]) -> u128 {
         let word = |i: usize| words.get(i).copied().unwrap_or(0) as u128;
