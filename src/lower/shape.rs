@@ -1,8 +1,9 @@
 //! Which move templates have a shape whose turns the runtime counts in bulk
 //! ([`Shape`]): a leap or step with tests on the squares passed (perhaps promoting in a
 //! zone, where its code runs), a slide, and a slide that captures by hopping over a
-//! piece, each perhaps after zone tests of the square it starts on; and of any other template, the steps and tests it opens with (a
-//! `capture` among them skipped). Each is recognised from the template's statements
+//! piece, each perhaps after zone tests of the square it starts on; and of any other
+//! template, the steps and tests it opens with (a `capture` among them skipped), or
+//! the zone tests of its square alone. Each is recognised from the template's statements
 //! exactly as written, whatever move type it is listed under (the runtime keeps the
 //! types apart); anything else (marks, flags, captures, partial moves, `opposite`
 //! directions) is left to the code.
