@@ -211,7 +211,10 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 run.output().take_bulk_count(&mut count);
             }
         }
-        let mut pieces = state.pieces_of_except(turn.move_as, together.words());
+        // Pieces are counted together only on one-word sets (see `BulkTargets::new`).
+        let [first_word, second_word] = together.words();
+        debug_assert_eq!(second_word, 0);
+        let mut pieces = state.pieces_of_except(turn.move_as, first_word);
         while let Some((pos, piece)) = pieces.next() {
             let counted = bulk
                 .targets(turn.move_as, piece.kind, pos, &occupancy)

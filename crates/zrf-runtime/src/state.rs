@@ -501,12 +501,12 @@ impl State {
     }
 
     /// `player`'s pieces with their squares, in position order, but for those on the
-    /// squares below 128 whose bits are set in `except` (bit `p % 64` of word `p / 64`).
+    /// squares below 64 whose bits are set in `except`.
     #[inline]
     pub(crate) fn pieces_of_except(
         &self,
         player: PlayerIx,
-        except: [u64; 2],
+        except: u64,
     ) -> impl Iterator<Item = (Pos, Piece)> + '_ {
         let piece_at = |pos: Pos| Some((pos, self.board.get(pos as usize).copied().flatten()?));
         let own = self.own_words(player);
@@ -515,8 +515,7 @@ impl State {
                 words: rest,
                 base: 0,
                 next_base: 64,
-                bits: first & !except[0],
-                next_except: except[1],
+                bits: first & !except,
             },
             None => Squares::of(own),
         };
@@ -849,8 +848,6 @@ struct Squares<'a> {
     next_base: Pos,
     /// What is left of the current word.
     bits: u64,
-    /// The squares of the next word to leave out.
-    next_except: u64,
 }
 
 impl Squares<'_> {
@@ -861,7 +858,6 @@ impl Squares<'_> {
             base: 0,
             next_base: 0,
             bits: 0,
-            next_except: 0,
         }
     }
 }
@@ -874,8 +870,7 @@ impl Iterator for Squares<'_> {
         while self.bits == 0 {
             let (&first, rest) = self.words.split_first()?;
             self.words = rest;
-            self.bits = first & !self.next_except;
-            self.next_except = 0;
+            self.bits = first;
             self.base = self.next_base;
             self.next_base += 64;
         }
