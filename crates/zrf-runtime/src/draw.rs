@@ -13,7 +13,7 @@ use crate::state::State;
 use crate::tables::{PassTurn, Turn};
 use crate::templates::Templates;
 use crate::turn::{drop_repeated_turns, Move};
-use crate::watched::{is_royal, royal_squares};
+use crate::watched::{is_royal, royal_squares_after};
 use crate::{Kind, PlayerIx, Pos};
 
 impl<T: Templates> Engine<T> {
@@ -134,13 +134,14 @@ impl<T: Templates> Engine<T> {
         let mover = turn.move_as;
         // Filled in place: the plan is too large to return by value without a copy.
         let mut plan = DrawPlan::default();
-        if !self.plan_draw(state, mover, reach, &mut plan) {
+        if !self.plan_draw(state, mover, royal, reach, &mut plan) {
             return None;
         }
         let DrawPlan {
             ref mut pieces,
             mut total,
             ref loose,
+            royal: ref royal_before,
         } = plan;
         // Read through a slice: the draws index it often, and a small vector's every
         // access tests whether it spilled.
@@ -233,7 +234,8 @@ impl<T: Templates> Engine<T> {
             // The history and the hash only for the turn kept.
             self.apply_into(state, &candidate, after);
             let legal = decided.unwrap_or_else(|| {
-                let targets = royal_squares(after, mover, royal);
+                let targets =
+                    royal_squares_after(royal_before, &candidate.steps, after, mover, royal);
                 !(self.gen()).captures_any_of(after, self.turn(after), &targets, royal)
             });
             if legal {
@@ -259,12 +261,13 @@ impl<T: Templates> Engine<T> {
     }
 
     /// The mover's pieces as [`Engine::draw_within_bounds`] draws them, into `plan`
-    /// (empty); `false` where it cannot: the mover may drop, a piece has no bound, or
-    /// nothing can move.
+    /// (empty), with the squares of its pieces of the `royal` types; `false` where it
+    /// cannot: the mover may drop, a piece has no bound, or nothing can move.
     fn plan_draw(
         &self,
         state: &State,
         mover: PlayerIx,
+        royal: &[bool],
         reach: &Reach,
         plan: &mut DrawPlan,
     ) -> bool {
@@ -275,6 +278,9 @@ impl<T: Templates> Engine<T> {
             return false;
         }
         for (pos, piece) in state.pieces_of(mover) {
+            if is_royal(royal, piece) {
+                plan.royal.push(pos);
+            }
             let Some(bound) = reach.max_steps(mover, piece.kind, pos) else {
                 return false;
             };
@@ -371,6 +377,8 @@ struct Drawn {
 struct DrawPlan {
     /// Those that may move, with their bounds.
     pieces: SmallVec<[Drawn; 32]>,
+    /// The squares of the mover's royal pieces, found on the way.
+    royal: SmallVec<[Pos; 4]>,
     /// The sum of their widths.
     total: usize,
     /// The pieces whose steps may start elsewhere than on their square: the only ones

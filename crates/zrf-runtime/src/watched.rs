@@ -55,6 +55,42 @@ pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> S
     squares
 }
 
+/// [`royal_squares`] of `owner` in `after`, the position after `steps`, from `before`,
+/// those of the position before: for a turn that moves one piece and perhaps captures
+/// another, patched without a look at the bitsets (on shogi's three words and many
+/// types that look costs as much as the attack test's first part).
+pub(crate) fn royal_squares_after(
+    before: &[Pos],
+    steps: &[Step],
+    after: &State,
+    owner: PlayerIx,
+    royal: &[bool],
+) -> SmallVec<[Pos; 4]> {
+    let squares = match one_piece_moving(steps) {
+        // A royal piece taken, or one landed on: looked up again.
+        Some((_, to, captured))
+            if before.contains(&to) || captured.is_some_and(|pos| before.contains(&pos)) =>
+        {
+            royal_squares(after, owner, royal)
+        }
+        Some((from, to, _)) => {
+            let mut squares = SmallVec::from_slice(before);
+            for square in &mut squares {
+                if *square == from {
+                    *square = to;
+                }
+            }
+            // Ascending, as the lookup answers them.
+            squares.sort_unstable();
+            squares
+        }
+        None => royal_squares(after, owner, royal),
+    };
+    // The invariant: the squares are those the bitsets of the position after hold.
+    debug_assert_eq!(squares, royal_squares(after, owner, royal));
+    squares
+}
+
 /// The squares of an attacker's pieces that may hit some targets, as a bitset over
 /// squares: on the stack for boards of up to 256 squares.
 pub(crate) struct ThreatMask {
