@@ -112,25 +112,21 @@ impl ThreatMask {
         attacker: PlayerIx,
         targets: &[Pos],
     ) -> ThreatMask {
-        let words = state.own_words(attacker).len();
+        let pieces = state.own_words(attacker);
+        let words = pieces.len();
         // Made zeroed, and ored into: no second pass to clear it.
         let mut mask = ThreatMask {
             inline: [0; 4],
-            spilled: if words > 4 {
-                vec![0; words]
-            } else {
-                Vec::new()
-            },
+            spilled: Vec::new(),
             words,
         };
-        let own = state.kinds_words(attacker);
-        let bits = mask.words_mut();
-        if let [word] = bits {
+        if words == 1 {
             // Boards of up to 64 squares: each type's bitset is one word, and the types
             // fold into one without a word index to keep.
-            *word = threats_in_one_word(reach, own, attacker, targets);
+            let own = state.kinds_words(attacker);
+            mask.inline[0] = threats_in_one_word(reach, own, attacker, targets);
             debug_assert_eq!(
-                *word,
+                mask.inline[0],
                 {
                     let mut general = [0];
                     or_threats_type_by_type(&mut general, reach, own, attacker, targets);
@@ -138,38 +134,46 @@ impl ThreatMask {
                 },
                 "the one-word threat mask differs from the type-by-type one"
             );
-        } else {
-            // Larger boards: the attacker's pieces on squares from which a piece of some
-            // type could hit, a word at a time, not type by type (shogi has fourteen
-            // types over three words). The reach of each candidate's own type is then
-            // read as its templates are chosen ([`Reach::templates_hitting`]).
-            let pieces = state.own_words(attacker);
-            for &target in targets {
-                let hitting = reach.hitting_any_from(attacker, target);
-                match hitting.len() == pieces.len() {
-                    true => (bits.iter_mut().zip(pieces).zip(hitting))
-                        .for_each(|((m, &p), &h)| *m |= p & h),
-                    // A target outside the table: every piece.
-                    false => (bits.iter_mut().zip(pieces)).for_each(|(m, &p)| *m |= p),
+            return mask;
+        }
+        // Larger boards: the attacker's pieces on squares from which a piece of some type
+        // could hit, a word at a time, not type by type (shogi has fourteen types over
+        // three words). The reach of each candidate's own type is then read as its
+        // templates are chosen ([`Reach::templates_hitting`]).
+        if words > 4 {
+            mask.spilled = vec![0; words];
+        }
+        for &target in targets {
+            let hitting = reach.hitting_any_from(attacker, target);
+            // A target outside the table: every piece.
+            let hitting = match hitting.len() == words {
+                true => hitting,
+                false => pieces,
+            };
+            match words <= 4 {
+                // The usual boards, as four fixed steps: a loop of a length known only
+                // here costs more to set up than to run.
+                true => {
+                    let word = |words: &[u64], w: usize| words.get(w).copied().unwrap_or(0);
+                    for (w, bits) in mask.inline.iter_mut().enumerate() {
+                        *bits |= word(pieces, w) & word(hitting, w);
+                    }
                 }
+                false => (mask.spilled.iter_mut().zip(pieces).zip(hitting))
+                    .for_each(|((m, &p), &h)| *m |= p & h),
             }
-            debug_assert!(
-                {
-                    let mut by_type = vec![0; bits.len()];
-                    or_threats_type_by_type(&mut by_type, reach, own, attacker, targets);
-                    by_type.iter().zip(&*bits).all(|(&t, &m)| t & !m == 0)
-                },
-                "the threat mask misses a piece the type-by-type one has"
-            );
         }
+        debug_assert!(
+            {
+                let own = state.kinds_words(attacker);
+                let mut by_type = vec![0; words];
+                or_threats_type_by_type(&mut by_type, reach, own, attacker, targets);
+                let bits = mask.inline.get(..words).unwrap_or(&mask.spilled);
+                by_type.iter().zip(bits).all(|(&t, &m)| t & !m == 0)
+            },
+            "the threat mask misses a piece the type-by-type one has"
+        );
         mask
-    }
-
-    fn words_mut(&mut self) -> &mut [u64] {
-        match self.inline.get_mut(..self.words) {
-            Some(words) => words,
-            None => &mut self.spilled,
-        }
     }
 
     /// The marked squares, ascending.
