@@ -6,6 +6,7 @@ use std::cell::Cell;
 use smallvec::SmallVec;
 
 use crate::bulk::Occupancy;
+use crate::reach::squares_in;
 use crate::run::{Footprint, Run, Steps};
 use crate::shape::{Bulk, BulkTargets, SquareSet};
 use crate::state::{State, Step};
@@ -378,8 +379,32 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             return self.captures_any_of_among(state, turn, targets, kept, threats, None);
         };
         // Only the pieces whose reach includes a target can capture there.
-        let threats = ThreatMask::of(reach, state, attacker, targets);
-        let found = self.captures_any_of_among(state, turn, targets, kept, threats.squares(), None);
+        let pieces = state.own_words(attacker);
+        let found = match targets {
+            // One target on a board of several words, the usual test of a large game: the
+            // table's row for it read as the pieces are visited, without building the
+            // mask (which [`ThreatMask::of`] would build from the same row).
+            &[target] if pieces.len() > 1 => {
+                let hitting = reach.hitting_any_from(attacker, target);
+                let hitting = match hitting.len() == pieces.len() {
+                    true => hitting,
+                    false => pieces,
+                };
+                let threats = || {
+                    let words = pieces.iter().zip(hitting).map(|(&p, &h)| p & h);
+                    squares_in(words).map(|square| square as Pos)
+                };
+                debug_assert!(
+                    threats().eq(ThreatMask::of(reach, state, attacker, targets).squares())
+                );
+                let threats = threats();
+                self.captures_any_of_among(state, turn, targets, kept, threats, None)
+            }
+            _ => {
+                let threats = ThreatMask::of(reach, state, attacker, targets);
+                self.captures_any_of_among(state, turn, targets, kept, threats.squares(), None)
+            }
+        };
         // The reach's invariant: no step outside it removes a piece (a piece landing
         // where its template found the square empty removes none).
         debug_assert!(
