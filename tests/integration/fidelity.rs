@@ -217,3 +217,30 @@ fn a_goal_met_moving_for_another_player_is_the_movers() {
         );
     }
 }
+
+/// `(pieces-remaining 0)` counts the board alone: a player whose pieces all wait in hand
+/// has lost, though he could drop one (and plays on under a variant without the goal).
+#[test]
+fn a_player_with_pieces_only_in_hand_has_none_remaining() {
+    let name = "no_pieces_on_the_board.zrf";
+    let file = fixture(name);
+    let drops = ["Black Stone a1", "Black Stone b1", "Black Stone d1"];
+    let after = ["Stone b1 - c1"];
+    let lost: Vec<&str> = drops
+        .iter()
+        .copied()
+        .chain(["game over: Black loses"])
+        .collect();
+    assert_eq!(moves(name, &after), lost);
+    let mut args = vec![
+        "moves",
+        file.as_str(),
+        "--variant",
+        "Stalemate Only",
+        "--after",
+    ];
+    args.extend_from_slice(&after);
+    let (code, lines, stderr) = zrfc(&args);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(lines, drops);
+}

@@ -73,14 +73,23 @@ fn outcome<T: Templates>(engine: &Engine<T>, state: &State, has_moves: bool) -> 
     if at_start && has_moves {
         return None;
     }
-    // The goals about having no move cannot hold while there is one, and the rest hold
-    // only on a third occurrence, which also ends the game without them.
-    if has_moves
-        && tables.goals_wait_for_no_move_or_repetition()
-        && !state.occurs_at_least(tables, 3)
-    {
-        return None;
+    // The goals about having no move cannot hold while there is one, those about having
+    // no piece left while the players have some, and the rest hold only on a third
+    // occurrence, which also ends the game without them.
+    if let (true, Some(bare)) = (has_moves, tables.goals_wait()) {
+        if bare.iter().all(|&player| state.has_pieces(player)) && !state.occurs_at_least(tables, 3)
+        {
+            debug_assert_eq!(by_goals(engine, state, has_moves), None);
+            return None;
+        }
     }
+    by_goals(engine, state, has_moves)
+}
+
+/// [`outcome`] by the goals in file order, then the draws without a goal.
+fn by_goals<T: Templates>(engine: &Engine<T>, state: &State, has_moves: bool) -> Option<Outcome> {
+    let tables = &engine.tables;
+    let at_start = state.turn == 0;
     let to_move = engine.turn(state).player;
     let view = View {
         engine,

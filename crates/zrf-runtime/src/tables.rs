@@ -369,9 +369,9 @@ struct Lookups {
     priority_ranks: Vec<usize>,
     /// Per player, whether some piece type of theirs is royal (see [`Tables::royal`]).
     guarded: Vec<bool>,
-    /// Whether every goal is `stalemated`, `checkmated` or `repetition` (see
-    /// [`Tables::goals_wait_for_no_move_or_repetition`]).
-    goals_wait: bool,
+    /// Where every goal is `stalemated`, `checkmated`, `repetition` or a player with no
+    /// pieces left, those players (see [`Tables::goals_wait`]).
+    goals_wait: Option<Vec<PlayerIx>>,
 }
 
 /// The board as one player moves on it.
@@ -437,14 +437,29 @@ impl Lookups {
                 .iter()
                 .map(|kinds| kinds.contains(&true))
                 .collect(),
-            goals_wait: tables.goals.iter().all(|goal| {
-                matches!(
-                    goal.condition,
-                    GoalCond::Stalemated | GoalCond::Checkmated(_) | GoalCond::Repetition
-                )
-            }),
+            goals_wait: goals_wait(tables),
         }
     }
+}
+
+/// [`Lookups::goals_wait`]: the players whose having no piece left is a goal, where
+/// every other goal is about having no move or a repetition.
+fn goals_wait(tables: &Tables) -> Option<Vec<PlayerIx>> {
+    let mut bare = Vec::new();
+    for goal in &tables.goals {
+        match goal.condition {
+            GoalCond::Stalemated | GoalCond::Checkmated(_) | GoalCond::Repetition => {}
+            // Counted on the board alone: off-board pieces count under the option.
+            GoalCond::PiecesRemaining {
+                count: 0,
+                kind: None,
+            } if !tables.options.include_off_pieces => bare.extend(&goal.players),
+            _ => return None,
+        }
+    }
+    bare.sort_unstable();
+    bare.dedup();
+    Some(bare)
 }
 
 /// [`Tables::priority_ranks`].
@@ -653,13 +668,14 @@ impl Tables {
         crate::PieceSquares::new(self.players.len(), self.kinds(), self.positions.len())
     }
 
-    /// Whether no goal can hold while the player to move has a legal move, but on the
-    /// third occurrence of a position: every goal is `stalemated`, `checkmated` or
-    /// `repetition` (chess), so that most positions are told to go on by one look at the
-    /// history.
+    /// Where no goal can hold while the player to move has a legal move, but on the
+    /// third occurrence of a position or once one of the players answered has no piece
+    /// left on the board: every goal is `stalemated`, `checkmated`, `repetition` (chess)
+    /// or `(pieces-remaining 0)` (checkers), so that most positions are told to go on by
+    /// a look at those players' bitsets and at the history.
     #[inline]
-    pub(crate) fn goals_wait_for_no_move_or_repetition(&self) -> bool {
-        self.lookups().goals_wait
+    pub(crate) fn goals_wait(&self) -> Option<&[PlayerIx]> {
+        self.lookups().goals_wait.as_deref()
     }
 
     /// Whether some player has royal piece types (see [`Tables::royal`]): the game then
