@@ -137,8 +137,10 @@ pub struct State {
     /// player stands on the square), then one per player and type
     /// ([`PieceSquares::pair`]). Move generation visits the mover's pieces, goals count
     /// them, and attack tests and royal lookups take a type's pieces, all without
-    /// scanning the board.
-    occupied: SmallVec<[u64; 16]>,
+    /// scanning the board. On the heap even when small: read through one pointer,
+    /// without the test of a small vector's every access for where its items are (a
+    /// chess position's 14 words fit inline, a xiangqi's 32 do not).
+    occupied: Vec<u64>,
     /// The game's players and types, which place the bitsets in `occupied`.
     sizes: PieceSquares,
     /// Per player and type ([`crate::PieceSquares::pair`]): pieces off the board, available for drops. Shared
@@ -196,8 +198,7 @@ impl State {
     pub(crate) fn position_clone(&self) -> State {
         State {
             board: self.board.clone(),
-            // From slices: a plain copy, where cloning copies item by item.
-            occupied: SmallVec::from_slice(&self.occupied),
+            occupied: self.occupied.clone(),
             sizes: self.sizes,
             stock: self.stock.clone(),
             turn: self.turn,
@@ -383,7 +384,7 @@ impl State {
         );
         let mut state = State {
             board: vec![None; tables.positions.len()],
-            occupied: smallvec![0; (sizes.players + sizes.pairs()) * sizes.words()],
+            occupied: vec![0; (sizes.players + sizes.pairs()) * sizes.words()],
             sizes,
             stock: vec![0; tables.layout().pairs()].into(),
             turn: 0,
@@ -491,7 +492,7 @@ impl State {
                 expected[by_kind + word] |= bit;
             }
         }
-        expected == self.occupied
+        expected[..] == self.occupied[..]
     }
 
     /// The squares of `player`'s pieces, in position order.
