@@ -37,6 +37,19 @@ pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> S
     // No words for someone who is not a player, or a board of no squares.
     let words = state.own_words(owner).len();
     let mut squares = SmallVec::new();
+    if words == 1 {
+        // Boards of up to 64 squares, a word per type: the royal types' words ored in
+        // one pass, without a list of those types first.
+        let mut bits = 0;
+        for (&word, &r) in by_kind.iter().zip(royal) {
+            bits |= word & u64::from(r).wrapping_neg();
+        }
+        while bits != 0 {
+            squares.push(bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+        return squares;
+    }
     // The royal types found once, not once per word: games have many types and few
     // royal ones.
     let kinds: SmallVec<[usize; 4]> = (royal.iter().enumerate())
