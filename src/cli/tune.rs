@@ -176,7 +176,7 @@ fn play_and_learn(args: &TuneArgs, engine: &crate::interp::Interpreted) -> Resul
         max_plies: args.max_plies,
         threads: args
             .threads
-            .unwrap_or_else(zrf_play::driver::available_threads),
+            .unwrap_or_else(zrf_play::args::available_threads),
     };
     let played = tune::play_games(&make_engine, &numbers, &options, &on_game);
     bar.finish_and_clear();

@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use zrf_search::{level_limits, Algorithm, Limits, Settings};
 
-use crate::driver::{contenders, threads, Budget};
+use crate::{contenders, Budget};
 use crate::{Contender, MatchOptions};
 
 /// The command line of a compiled engine.
@@ -273,9 +273,7 @@ impl SelfplayArgs {
         MatchOptions {
             games: self.games,
             max_turns: self.max_turns,
-            threads: self
-                .threads
-                .unwrap_or_else(crate::driver::available_threads),
+            threads: self.threads.unwrap_or_else(available_threads),
             seed: self.seed,
             max_seconds: None,
         }
@@ -299,6 +297,20 @@ pub struct ServeArgs {
     /// The address to listen on (127.0.0.1: this machine only).
     #[arg(long, default_value = "127.0.0.1")]
     pub address: String,
+}
+
+/// Cores to use by default.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// A thread count as given on a command line: 0 means every core.
+pub fn threads(asked: usize) -> usize {
+    if asked == 0 {
+        available_threads()
+    } else {
+        asked
+    }
 }
 
 #[cfg(test)]

@@ -50,7 +50,7 @@ pub fn perft<T: Templates>(make_engine: MakeEngine<'_, T>, args: &PerftArgs) -> 
     let engine = make_engine();
     let start = engine.start();
     let depth = args.depth();
-    let threads = crate::driver::threads(args.threads);
+    let threads = crate::args::threads(args.threads);
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "{}", printable(&engine.tables.title));
     let mut mismatches = Vec::new();

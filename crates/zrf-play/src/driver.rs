@@ -11,12 +11,11 @@ use clap::Parser;
 use zrf_runtime::{Engine, Game, Templates};
 use zrf_search::{
     alpha_beta, mcts, Algorithm, AlphaBetaOptions, Iteration, Limits, MctsOptions, RulesEval,
-    Settings, TranspositionTable,
+    TranspositionTable,
 };
 
 use crate::args::{EngineCli, EngineCommand};
 use crate::commands::{self, say, CommandResult, Failure};
-use crate::selfplay::Contender;
 
 /// What [`measure_playouts`] counted.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -410,74 +409,5 @@ fn finish(result: CommandResult) -> ExitCode {
             eprintln!("error: {}", failure.message);
             ExitCode::from(failure.code)
         }
-    }
-}
-
-/// What one side of a match may spend on a move.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Budget {
-    /// Seconds a move.
-    Seconds(f64),
-    /// Plies searched a move, whatever the time: the same games on any machine.
-    Depth(u32),
-}
-
-impl Budget {
-    fn limits(self) -> Limits {
-        match self {
-            Budget::Seconds(time) => Limits::time(Duration::from_secs_f64(time.max(0.001))),
-            Budget::Depth(depth) => Limits::depth(depth),
-        }
-    }
-}
-
-impl std::fmt::Display for Budget {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Budget::Seconds(time) => write!(f, "{time}s"),
-            Budget::Depth(depth) => write!(f, "depth {depth}"),
-        }
-    }
-}
-
-/// The two sides of a match: an engine (or the game's choice) with what it may spend
-/// on a move, each.
-pub fn contenders(
-    first: Option<Algorithm>,
-    first_budget: Budget,
-    second: Option<Algorithm>,
-    second_budget: Budget,
-) -> [Contender; 2] {
-    let one = |algorithm: Option<Algorithm>, budget: Budget| {
-        let name = algorithm.map_or("auto".to_string(), |a| a.to_string());
-        Contender {
-            label: format!("{name} {budget}"),
-            settings: Settings {
-                algorithm,
-                limits: budget.limits(),
-                table_megabytes: 16,
-                ..Settings::default()
-            },
-        }
-    };
-    let mut pair = [one(first, first_budget), one(second, second_budget)];
-    if pair[0].label == pair[1].label {
-        pair[0].label.push_str(" (A)");
-        pair[1].label.push_str(" (B)");
-    }
-    pair
-}
-
-/// Cores to use by default.
-pub fn available_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
-}
-
-/// A thread count as given on a command line: 0 means every core.
-pub fn threads(asked: usize) -> usize {
-    if asked == 0 {
-        available_threads()
-    } else {
-        asked
     }
 }

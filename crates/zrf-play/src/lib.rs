@@ -20,5 +20,6 @@ pub mod uci;
 pub mod web;
 
 pub use selfplay::{
-    play_match, save_folder, save_games, save_new_file, Contender, MatchGame, MatchOptions, Tally,
+    contenders, play_match, save_folder, save_games, save_new_file, Budget, Contender, MatchGame,
+    MatchOptions, Tally,
 };

@@ -4,11 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use zrf_runtime::{Engine, Game, Outcome, PlayerIx, Tables, Templates};
 
-use zrf_search::{Ai, Settings};
+use zrf_search::{Ai, Algorithm, Limits, Settings};
 
 /// One side of a match.
 #[derive(Clone, Debug)]
@@ -349,4 +349,59 @@ impl Tally {
         text.push('\n');
         text
     }
+}
+
+/// What one side of a match may spend on a move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Seconds a move.
+    Seconds(f64),
+    /// Plies searched a move, whatever the time: the same games on any machine.
+    Depth(u32),
+}
+
+impl Budget {
+    fn limits(self) -> Limits {
+        match self {
+            Budget::Seconds(time) => Limits::time(Duration::from_secs_f64(time.max(0.001))),
+            Budget::Depth(depth) => Limits::depth(depth),
+        }
+    }
+}
+
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Budget::Seconds(time) => write!(f, "{time}s"),
+            Budget::Depth(depth) => write!(f, "depth {depth}"),
+        }
+    }
+}
+
+/// The two sides of a match: an engine (or the game's choice) with what it may spend
+/// on a move, each.
+pub fn contenders(
+    first: Option<Algorithm>,
+    first_budget: Budget,
+    second: Option<Algorithm>,
+    second_budget: Budget,
+) -> [Contender; 2] {
+    let one = |algorithm: Option<Algorithm>, budget: Budget| {
+        let name = algorithm.map_or("auto".to_string(), |a| a.to_string());
+        Contender {
+            label: format!("{name} {budget}"),
+            settings: Settings {
+                algorithm,
+                limits: budget.limits(),
+                table_megabytes: 16,
+                ..Settings::default()
+            },
+        }
+    };
+    let mut pair = [one(first, first_budget), one(second, second_budget)];
+    if pair[0].label == pair[1].label {
+        pair[0].label.push_str(" (A)");
+        pair[1].label.push_str(" (B)");
+    }
+    pair
 }

@@ -449,7 +449,7 @@ fn goals_wait(tables: &Tables) -> Option<Vec<PlayerIx>> {
     for goal in &tables.goals {
         match goal.condition {
             GoalCond::Stalemated | GoalCond::Checkmated(_) | GoalCond::Repetition => {}
-            // Counted on the board alone: off-board pieces count under the option.
+            // On the board alone: under `include off-pieces` the goal loop counts them.
             GoalCond::PiecesRemaining {
                 count: 0,
                 kind: None,
