@@ -6,14 +6,13 @@ use std::cell::Cell;
 use smallvec::SmallVec;
 
 use crate::bulk::Occupancy;
-use crate::reach::squares_in;
 use crate::run::{Footprint, Run, Steps};
 use crate::shape::{Bulk, BulkTargets, SquareSet};
 use crate::state::{State, Step};
 use crate::tables::{Filter, Tables, Turn};
 use crate::templates::Templates;
 use crate::turn::Move;
-use crate::watched::{removes_protected, ThreatMask};
+use crate::watched::{removes_protected, threats_toward, ThreatMask};
 use crate::{Kind, MoveType, Pos};
 
 /// Longest chain of partial moves followed in one turn; longer chains are cut there.
@@ -379,26 +378,14 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             return self.captures_any_of_among(state, turn, targets, kept, threats, None);
         };
         // Only the pieces whose reach includes a target can capture there.
-        let pieces = state.own_words(attacker);
         let found = match targets {
-            // One target on a board of several words, the usual test of a large game: the
-            // table's row for it read as the pieces are visited, without building the
-            // mask (which [`ThreatMask::of`] would build from the same row).
-            &[target] if pieces.len() > 1 => {
-                let hitting = reach.hitting_any_from(attacker, target);
-                let hitting = match hitting.len() == pieces.len() {
-                    true => hitting,
-                    false => pieces,
-                };
-                let threats = || {
-                    let words = pieces.iter().zip(hitting).map(|(&p, &h)| p & h);
-                    squares_in(words).map(|square| square as Pos)
-                };
+            // One target on a board of several words: the mask read as it is visited.
+            &[target] if state.own_words(attacker).len() > 1 => {
+                let threats = || threats_toward(reach, state, attacker, target);
                 debug_assert!(
                     threats().eq(ThreatMask::of(reach, state, attacker, targets).squares())
                 );
-                let threats = threats();
-                self.captures_any_of_among(state, turn, targets, kept, threats, None)
+                self.captures_any_of_among(state, turn, targets, kept, threats(), None)
             }
             _ => {
                 let threats = ThreatMask::of(reach, state, attacker, targets);

@@ -36,10 +36,11 @@ pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> S
     let by_kind = state.kinds_words(owner);
     // No words for someone who is not a player, or a board of no squares.
     let words = state.own_words(owner).len();
-    let mut squares = SmallVec::new();
     if words == 1 {
         // Boards of up to 64 squares, a word per type: the royal types' words ored in
-        // one pass, without a list of those types first.
+        // one pass, without a list of those types first. The invariant: the squares
+        // the lookup type by type finds.
+        let mut squares = SmallVec::new();
         let mut bits = 0;
         for (&word, &r) in by_kind.iter().zip(royal) {
             bits |= word & u64::from(r).wrapping_neg();
@@ -48,10 +49,16 @@ pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> S
             squares.push(bits.trailing_zeros());
             bits &= bits - 1;
         }
+        debug_assert_eq!(squares, royal_squares_type_by_type(by_kind, words, royal));
         return squares;
     }
-    // The royal types found once, not once per word: games have many types and few
-    // royal ones.
+    royal_squares_type_by_type(by_kind, words, royal)
+}
+
+/// [`royal_squares`] from the bitsets by type (`by_kind`, `words` a type): the royal
+/// types found once, not once per word, as games have many types and few royal ones.
+fn royal_squares_type_by_type(by_kind: &[u64], words: usize, royal: &[bool]) -> SmallVec<[Pos; 4]> {
+    let mut squares = SmallVec::new();
     let kinds: SmallVec<[usize; 4]> = (royal.iter().enumerate())
         .filter_map(|(kind, &r)| r.then_some(kind))
         .collect();
@@ -157,12 +164,7 @@ impl ThreatMask {
             mask.spilled = vec![0; words];
         }
         for &target in targets {
-            let hitting = reach.hitting_any_from(attacker, target);
-            // A target outside the table: every piece.
-            let hitting = match hitting.len() == words {
-                true => hitting,
-                false => pieces,
-            };
+            let hitting = hitting_row(reach, pieces, attacker, target);
             match words <= 4 {
                 // The usual boards, as four fixed steps: a loop of a length known only
                 // here costs more to set up than to run.
@@ -194,6 +196,38 @@ impl ThreatMask {
         let words = self.inline.get(..self.words).unwrap_or(&self.spilled);
         squares_in(words.iter().copied()).map(|square| square as Pos)
     }
+}
+
+/// The squares from which a piece of some type of `attacker` could hit `target`, a word
+/// for each word of `pieces` (the attacker's): the reach table's row, or `pieces`
+/// themselves for a target outside the table.
+fn hitting_row<'a>(
+    reach: &'a Reach,
+    pieces: &'a [u64],
+    attacker: PlayerIx,
+    target: Pos,
+) -> &'a [u64] {
+    let hitting = reach.hitting_any_from(attacker, target);
+    match hitting.len() == pieces.len() {
+        true => hitting,
+        false => pieces,
+    }
+}
+
+/// [`ThreatMask::of`] for one target, as the squares are visited: the attacker's pieces
+/// read through the target's row, without building the mask (on boards of several
+/// words, the usual test of a large game, building it costs more than the test's use
+/// of it).
+pub(crate) fn threats_toward<'a>(
+    reach: &'a Reach,
+    state: &'a State,
+    attacker: PlayerIx,
+    target: Pos,
+) -> impl Iterator<Item = Pos> + 'a {
+    let pieces = state.own_words(attacker);
+    let hitting = hitting_row(reach, pieces, attacker, target);
+    let words = pieces.iter().zip(hitting).map(|(&p, &h)| p & h);
+    squares_in(words).map(|square| square as Pos)
 }
 
 /// [`ThreatMask::of`] on a board of one word: the attacker's pieces (`own`, a word per
