@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use rayon::prelude::*;
-use zrf_runtime::Game;
 
 use super::expectations::{Expectations, Judgement, Strictness};
 use super::FrontEndArgs;
@@ -196,19 +195,24 @@ fn playout(game: crate::ir::Game) -> Result<String, String> {
                 })
                 .or_else(|| {
                     // Random playouts draw their moves without listing them all (by
-                    // piece within the step bounds): each must be legal, and one drawn
-                    // exactly when there is one.
+                    // piece within the step bounds), trying candidates on the position
+                    // itself: each must be legal, one drawn exactly when there is one,
+                    // and the position left the one the move leads to (or untouched).
                     let legal = engine.legal_moves(state);
                     let mut rng = zrf_runtime::SplitMix64::new(u64::from(state.turn));
                     let (mut buffer, mut after) = (Vec::new(), state.clone());
-                    let drawn =
-                        Game::random_move(&engine, state, &mut rng, &mut buffer, &mut after);
+                    let drawn = engine.make_random_move(&mut after, &mut rng, &mut buffer);
+                    let expected = (drawn.as_ref())
+                        .map_or_else(|| state.snapshot(), |m| engine.play(state, m).snapshot());
                     match drawn {
                         Some(m) if !legal.contains(&m) => {
                             Some(format!("random-move-error ({m:?} is not legal)"))
                         }
                         None if !legal.is_empty() => {
                             Some("random-move-error (none drawn among legal moves)".into())
+                        }
+                        _ if after.snapshot() != expected => {
+                            Some("random-move-error (the position left is not the move's)".into())
                         }
                         _ => {
                             // Perft's last ply counts the moves without making most.

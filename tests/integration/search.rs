@@ -537,11 +537,9 @@ fn random_moves_are_drawn_uniformly_among_the_legal_ones_only() {
     let engine = engine("chess.zrf");
     let mut rng = SplitMix64::new(7);
     let mut buffer = Vec::new();
-    let mut played = engine.start();
     let mut draw = |state: &State| {
-        engine
-            .random_move(state, &mut rng, &mut buffer, &mut played)
-            .map(|m| engine.notation(state, &m))
+        let drawn = engine.make_random_move(&mut state.clone(), &mut rng, &mut buffer);
+        drawn.map(|m| engine.notation(state, &m))
     };
     // In check from the queen on h5, Black has one legal move among twenty-odd
     // candidates: only it is ever drawn.
@@ -582,14 +580,14 @@ fn random_moves_are_legal_and_found_exactly_when_there_are_some() {
     ] {
         let engine = engine(sample);
         let mut buffer = Vec::new();
-        let mut drawn_after = engine.start();
         let mut positions = 0;
         for seed in 0..20 {
             let mut rng = SplitMix64::new(seed);
             let mut state = engine.start();
             for _ in 0..300 {
                 let legal = engine.legal_moves(&state);
-                let drawn = engine.random_move(&state, &mut rng, &mut buffer, &mut drawn_after);
+                let mut drawn_on = state.clone();
+                let drawn = engine.make_random_move(&mut drawn_on, &mut rng, &mut buffer);
                 positions += 1;
                 match drawn {
                     Some(mv) => {
@@ -601,7 +599,7 @@ fn random_moves_are_legal_and_found_exactly_when_there_are_some() {
                         // The position the draw played is the game's own after the move,
                         // its last move and history included.
                         assert_eq!(
-                            drawn_after.snapshot(),
+                            drawn_on.snapshot(),
                             played.snapshot(),
                             "{sample}: {mv:?} played otherwise"
                         );
@@ -609,6 +607,7 @@ fn random_moves_are_legal_and_found_exactly_when_there_are_some() {
                     }
                     None => {
                         assert!(legal.is_empty(), "{sample}: nothing drawn among {legal:?}");
+                        assert_eq!(drawn_on.snapshot(), state.snapshot(), "{sample}: changed");
                         break;
                     }
                 }
@@ -672,11 +671,10 @@ fn engine_of(rules: &str) -> Interpreted {
 fn a_turn_two_pieces_make_is_drawn_as_often_as_any_other() {
     let engine = engine_of(PUSHERS);
     let mut rng = SplitMix64::new(11);
-    let (mut buffer, mut played) = (Vec::new(), engine.start());
+    let mut buffer = Vec::new();
     let mut draw = |state: &State| {
-        engine
-            .random_move(state, &mut rng, &mut buffer, &mut played)
-            .map(|m| engine.notation(state, &m))
+        let drawn = engine.make_random_move(&mut state.clone(), &mut rng, &mut buffer);
+        drawn.map(|m| engine.notation(state, &m))
     };
     let seen = draws_by_move(&engine, &engine.start(), 3000, &mut draw);
     assert_eq!(seen.len(), 3, "{seen:?}");

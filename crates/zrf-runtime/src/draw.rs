@@ -4,7 +4,6 @@
 use smallvec::SmallVec;
 
 use crate::engine::Engine;
-use crate::game::RandomTurn;
 use crate::guard::{Listing, RoyalGuard};
 use crate::piece::Piece;
 use crate::reach::Reach;
@@ -17,45 +16,46 @@ use crate::watched::{is_royal, royal_squares_after};
 use crate::{Kind, PlayerIx, Pos};
 
 impl<T: Templates> Engine<T> {
-    /// A legal turn of `state` chosen uniformly at random, `None` when there is none
-    /// ([`crate::Game::draw_random_move`]); `moves` is a buffer. The same distribution
-    /// as picking from [`Engine::legal_moves`], found cheaply where it can be: under the
-    /// `checkmated` filter alone, candidates are drawn at random and only the drawn ones
-    /// tested, on the position after them, written into `after`, which is then the one
-    /// returned (a random playout needs one legal turn played, not the legality of all
-    /// of them); where the rules bound each piece's steps
+    /// A legal turn of `state` chosen uniformly at random, played on `state` in place
+    /// (as [`Engine::make`] plays it); `None`, `state` untouched, when there is none
+    /// ([`crate::Game::make_random_move`]); `moves` is a buffer. The same distribution
+    /// as picking from [`Engine::legal_moves`], found cheaply where it can be: under
+    /// the `checkmated` filter alone, candidates are drawn at random and only the drawn
+    /// ones tested, each made on `state` and taken back if illegal (a random playout
+    /// needs one legal turn played, not the legality of all of them, nor a copy of the
+    /// position per turn); where the rules bound each piece's steps
     /// ([`crate::Reach::with_step_bounds`]), the candidates are drawn by piece and
-    /// index, without listing every piece's turns. A turn drawn from the list of every
-    /// legal turn is left unplayed.
-    pub fn draw_random_move(
+    /// index, without listing every piece's turns.
+    pub fn make_random_move(
         &self,
-        state: &State,
+        state: &mut State,
         rng: &mut crate::SplitMix64,
         moves: &mut Vec<Move>,
-        after: &mut State,
-    ) -> Option<RandomTurn<Move>> {
+    ) -> Option<Move> {
         let turn = self.turn(state);
         // Priorities, maximal captures and passes choose among the legal turns as a
         // whole (a pass is one more turn to draw): those games list them all.
         let filter_alone =
             self.tables.turns_judged_alone() && self.tables.options.pass_turn == PassTurn::Never;
-        let Some(royal) = self
-            .tables
-            .royal_kinds(turn.player)
-            .filter(|_| filter_alone)
-        else {
-            self.legal_moves_into(state, moves);
-            let drawn = (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())))?;
-            return Some(RandomTurn::Unplayed(drawn));
+        let royal = (self.tables.royal_kinds(turn.player)).filter(|_| filter_alone);
+        let drawn = match royal {
+            None => {
+                self.legal_moves_into(state, moves);
+                (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())))?
+            }
+            Some(royal) => {
+                if let Some(made) = self.draw_within_bounds(state, turn, royal, rng, moves) {
+                    return Some(made);
+                }
+                self.draw_screened(state, turn, royal, rng, moves)?
+            }
         };
-        if let Some(drawn) = self.draw_within_bounds(state, turn, royal, rng, moves, after) {
-            return Some(RandomTurn::PlayedInto(drawn));
-        }
-        let drawn = self.draw_screened(state, turn, royal, rng, moves, after)?;
-        Some(RandomTurn::PlayedInto(drawn))
+        // Nothing takes it back: the position goes on from there.
+        drop(self.make(state, &drawn));
+        Some(drawn)
     }
 
-    /// The last resort of [`Engine::draw_random_move`], where drawn candidates were
+    /// The last resort of [`Engine::make_random_move`], where drawn candidates were
     /// mostly illegal (the mover in check, say): every turn listed and screened by the
     /// attack test on the position before, which decides most of them (all illegal, in
     /// check); turns are drawn from the list, each tested only if undecided, until one
@@ -70,7 +70,6 @@ impl<T: Templates> Engine<T> {
         royal: &[bool],
         rng: &mut crate::SplitMix64,
         moves: &mut Vec<Move>,
-        after: &mut State,
     ) -> Option<Move> {
         moves.clear();
         let (mut guard, listed) = self.screened_turns(state, turn, royal, moves, Listing::Every);
@@ -78,9 +77,7 @@ impl<T: Templates> Engine<T> {
             // Turns that may repeat are told apart once all are decided.
             guard.keep_legal(self, state, moves, listed.undecided, |_| true);
             drop_repeated_turns(moves, listed.routes_differ);
-            let drawn = (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())))?;
-            self.play_into(state, &drawn, after);
-            return Some(drawn);
+            return (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())));
         };
         let mut open: SmallVec<[bool; 64]> = (0..moves.len())
             .map(|index| Screen::is_undecided(undecided, index))
@@ -95,7 +92,6 @@ impl<T: Templates> Engine<T> {
             open.swap_remove(index);
             let drawn = moves.swap_remove(index);
             if legal {
-                self.play_into(state, &drawn, after);
                 return Some(drawn);
             }
         }
@@ -112,19 +108,19 @@ impl<T: Templates> Engine<T> {
     /// candidate, or when it leaves a royal piece attacked, keeps it so. What a draw
     /// learns narrows the next ones, each still uniform over a set that holds every
     /// legal turn: a piece whose turns were all listed is drawn by their number, and a
-    /// piece and index found illegal are not tried again. Played into
-    /// `after`; `None` when this cannot be done here (a piece of unknown bound, drops
-    /// to make, tables the rules turn out to exceed) or takes too long (the legal
-    /// turns are few, or none): the turns are then listed, and the draw made among
-    /// them, which is as uniform (giving up depends only on how many draws failed).
+    /// piece and index found illegal are not tried again. Played on `state` (as
+    /// [`Engine::make`] plays it); `None`, `state` untouched, when this cannot be
+    /// done here (a piece of unknown bound, drops to make, tables the rules turn out to
+    /// exceed) or takes too long (the legal turns are few, or none): the turns are then
+    /// listed, and the draw made among them, which is as uniform (giving up depends
+    /// only on how many draws failed).
     fn draw_within_bounds(
         &self,
-        state: &State,
+        state: &mut State,
         turn: Turn,
         royal: &[bool],
         rng: &mut crate::SplitMix64,
         buffer: &mut Vec<Move>,
-        after: &mut State,
     ) -> Option<Move> {
         // Enough draws for positions where one candidate in ten is legal; past them the
         // listing is cheaper.
@@ -148,7 +144,6 @@ impl<T: Templates> Engine<T> {
         let pieces = pieces.as_mut_slice();
         let filter = turn.filter();
         let mut steps = Steps::appending_to(std::mem::take(buffer));
-        let mut run = Run::for_pieces(&self.tables, state, turn, &mut steps);
         // The draws (piece and index) found to be no legal turn, or another piece's.
         let mut rejected: SmallVec<[(usize, usize); MAX_REJECTED]> = SmallVec::new();
         let mut found = None;
@@ -167,6 +162,9 @@ impl<T: Templates> Engine<T> {
             if rejected.contains(&(at, index)) {
                 continue;
             }
+            // A run for this draw alone: candidates are tried on the position itself,
+            // which it reads.
+            let mut run = Run::for_pieces(&self.tables, state, turn, &mut steps);
             // The piece's turns up to the drawn one, those before it counted, not kept;
             // all of them, kept, when two may be the same (promotion choices, say), as
             // the later of two equal turns is dropped.
@@ -231,20 +229,18 @@ impl<T: Templates> Engine<T> {
                 }
                 continue;
             }
-            // The history and the hash only for the turn kept.
-            self.apply_into(state, &candidate, after);
+            // Made, and taken back if illegal.
+            let undo = self.make(state, &candidate);
             let legal = decided.unwrap_or_else(|| {
                 let targets =
-                    royal_squares_after(royal_before, &candidate.steps, after, mover, royal);
-                !(self.gen()).captures_any_of(after, self.turn(after), &targets, royal)
+                    royal_squares_after(royal_before, &candidate.steps, state, mover, royal);
+                !(self.gen()).captures_any_of(state, self.turn(state), &targets, royal)
             });
             if legal {
-                let hash = state.hash(&self.tables);
-                state.lead_only_to(hash, after);
-                self.set_hash_after(state, hash, &candidate, after);
                 found = Some(candidate);
                 break;
             }
+            self.unmake(state, undo);
             rejected.push((at, index));
             if rejected.len() == MAX_REJECTED {
                 break;
@@ -255,7 +251,6 @@ impl<T: Templates> Engine<T> {
                 guard = Some(RoyalGuard::new(self, state, turn, royal));
             }
         }
-        drop(run);
         *buffer = steps.into_moves();
         found
     }
@@ -359,7 +354,7 @@ impl<T: Templates> Engine<T> {
     }
 }
 
-/// A piece as random moves are drawn by piece and index ([`Engine::draw_random_move`]).
+/// A piece as random moves are drawn by piece and index ([`Engine::make_random_move`]).
 #[derive(Clone, Copy)]
 struct Drawn {
     pos: Pos,

@@ -71,40 +71,21 @@ pub trait Game {
     fn captures_may_be_forced(&self) -> bool {
         true
     }
-    /// A legal move of `state` chosen uniformly at random with `rng`, `None` when there
-    /// is none, played into `after` (as [`Game::play_into`]; left unspecified when there
-    /// is none); `moves` is a buffer. [`Game::draw_random_move`], played.
-    fn random_move(
+    /// A legal move of `state` chosen uniformly at random with `rng`, played on `state`
+    /// in place (as [`Game::make`] plays it, for good: nothing takes it back); `None`,
+    /// `state` untouched, when there is none; `moves` is a buffer. Engines may find it
+    /// without listing every legal move, testing drawn candidates on `state` itself
+    /// (what random playouts need).
+    fn make_random_move(
         &self,
-        state: &Self::State,
+        state: &mut Self::State,
         rng: &mut crate::SplitMix64,
         moves: &mut Vec<Self::Move>,
-        after: &mut Self::State,
     ) -> Option<Self::Move> {
-        match self.draw_random_move(state, rng, moves, after)? {
-            RandomTurn::PlayedInto(drawn) => Some(drawn),
-            RandomTurn::Unplayed(drawn) => {
-                self.play_into(state, &drawn, after);
-                Some(drawn)
-            }
-        }
-    }
-    /// A legal move of `state` chosen uniformly at random with `rng`, `None` when there
-    /// is none; `moves` is a buffer. Engines may find it without listing every legal
-    /// move, testing candidates on the position after them, played into `after`
-    /// ([`RandomTurn::PlayedInto`]); one drawn from the list of every legal move is left
-    /// unplayed, as playing it in place ([`Game::make`]) costs less (what random
-    /// playouts need).
-    fn draw_random_move(
-        &self,
-        state: &Self::State,
-        rng: &mut crate::SplitMix64,
-        moves: &mut Vec<Self::Move>,
-        _after: &mut Self::State,
-    ) -> Option<RandomTurn<Self::Move>> {
         self.legal_moves_into(state, moves);
         let drawn = (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())))?;
-        Some(RandomTurn::Unplayed(drawn))
+        drop(self.make(state, &drawn));
+        Some(drawn)
     }
     /// The move in saved-game notation.
     fn notation(&self, state: &Self::State, mv: &Self::Move) -> String;
@@ -142,24 +123,6 @@ pub trait Game {
     /// to the other side) or the game cannot tell.
     fn null_move(&self, _state: &Self::State) -> Option<Self::State> {
         None
-    }
-}
-
-/// A turn [`Game::draw_random_move`] drew.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RandomTurn<M> {
-    /// Played into the position given for the one after it.
-    PlayedInto(M),
-    /// Not played yet.
-    Unplayed(M),
-}
-
-impl<M> RandomTurn<M> {
-    /// The turn drawn.
-    pub fn turn(&self) -> &M {
-        match self {
-            RandomTurn::PlayedInto(turn) | RandomTurn::Unplayed(turn) => turn,
-        }
     }
 }
 
@@ -204,14 +167,13 @@ impl<T: Templates> Game for Engine<T> {
         Engine::outcome(self, state, moves)
     }
 
-    fn draw_random_move(
+    fn make_random_move(
         &self,
-        state: &State,
+        state: &mut State,
         rng: &mut crate::SplitMix64,
         moves: &mut Vec<Move>,
-        after: &mut State,
-    ) -> Option<RandomTurn<Move>> {
-        Engine::draw_random_move(self, state, rng, moves, after)
+    ) -> Option<Move> {
+        Engine::make_random_move(self, state, rng, moves)
     }
 
     fn notation(&self, state: &State, mv: &Move) -> String {

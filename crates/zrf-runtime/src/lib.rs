@@ -54,7 +54,7 @@ mod watched;
 pub use attacked::{AttackGuard, Attackers};
 pub use consistency::Inconsistency;
 pub use engine::Engine;
-pub use game::{Game, RandomTurn};
+pub use game::Game;
 pub use gen::Gen;
 pub use goals::Outcome;
 pub use layout::PieceSquares;

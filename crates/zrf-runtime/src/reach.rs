@@ -407,7 +407,7 @@ impl Reach {
     /// step of its starts on the piece's square). A random move is drawn by piece and
     /// index within these bounds, drawing again when the index is past the piece's
     /// steps, which keeps every turn equally likely (see
-    /// [`crate::Engine::draw_random_move`]); the bounds are checked on the positions
+    /// [`crate::Engine::make_random_move`]); the bounds are checked on the positions
     /// of the corpus playouts ([`crate::Engine::reach_violation`]). Other sizes are an
     /// error.
     pub fn with_step_bounds(
@@ -445,7 +445,7 @@ impl Reach {
     /// standing on each square may start on, as bitsets of `positions.div_ceil(64)`
     /// words (per player, type and square, in that order): a random move then compares
     /// a candidate with the turns of a piece that is not anchored only where that piece
-    /// could make it (see [`crate::Engine::draw_random_move`]); checked on the
+    /// could make it (see [`crate::Engine::make_random_move`]); checked on the
     /// positions of the corpus playouts ([`crate::Engine::reach_violation`]). A table
     /// of another size is an error.
     pub fn with_starts_elsewhere(mut self, starts: Vec<u64>) -> Result<Reach, Inconsistency> {

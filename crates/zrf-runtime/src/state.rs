@@ -238,15 +238,6 @@ impl State {
         next.previous = Some(self.history_entry(hash).clone());
     }
 
-    /// [`State::lead_to`] for a position played from once (a random playout's): the
-    /// history entry is made for `next` alone, not kept here for other successors.
-    pub(crate) fn lead_only_to(&self, hash: u64, next: &mut State) {
-        next.previous = Some(match self.entry.get() {
-            Some(entry) => entry.clone(),
-            None => History::pushed(self.previous.as_ref(), hash),
-        });
-    }
-
     /// The history of this position's successors, made on first use.
     fn history_entry(&self, hash: u64) -> &History {
         self.entry

@@ -104,7 +104,6 @@ pub fn mcts<G: Game, E: Evaluator<G>>(
     search.expand(0, state, root_moves);
     let mut done = 0;
     let mut position = state.clone();
-    let mut spare = state.clone();
     while done < iterations {
         let late = deadline.is_some_and(|d| Instant::now() >= d);
         let told = options.stop.is_some_and(|s| s.load(Relaxed));
@@ -112,7 +111,7 @@ pub fn mcts<G: Game, E: Evaluator<G>>(
             break;
         }
         position.clone_from(state);
-        search.iterate(&mut position, &mut spare);
+        search.iterate(&mut position);
         done += 1;
     }
     let (first, count) = search.nodes[0].children?;
@@ -161,7 +160,7 @@ impl<G: Game, E: Evaluator<G>> Tree<'_, G, E> {
     }
 
     /// One iteration from the root, whose position `state` holds (and is played on).
-    fn iterate(&mut self, state: &mut G::State, spare: &mut G::State) {
+    fn iterate(&mut self, state: &mut G::State) {
         let mut path = vec![0usize];
         let mut at = 0usize;
         let rewards = loop {
@@ -182,7 +181,7 @@ impl<G: Game, E: Evaluator<G>> Tree<'_, G, E> {
             path.push(child);
             at = child;
             if unvisited.is_some() {
-                break self.playout(state, spare);
+                break self.playout(state);
             }
         };
         for &node in &path {
@@ -224,8 +223,8 @@ impl<G: Game, E: Evaluator<G>> Tree<'_, G, E> {
     }
 
     /// A random game from `state`: the result for every player.
-    fn playout(&mut self, state: &mut G::State, spare: &mut G::State) -> Vec<f64> {
-        match play_randomly(self.game, state, spare, &mut self.rng, self.playout_plies) {
+    fn playout(&mut self, state: &mut G::State) -> Vec<f64> {
+        match play_randomly(self.game, state, &mut self.rng, self.playout_plies) {
             (_, Some(outcome)) => self.outcome_rewards(outcome),
             (_, None) => self.judged_rewards(state),
         }

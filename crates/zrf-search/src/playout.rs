@@ -1,7 +1,7 @@
 //! Uniformly random games, seeded: the same seed plays the same game on every engine of
 //! the same rules.
 
-use zrf_runtime::{Game, Outcome, RandomTurn, SplitMix64};
+use zrf_runtime::{Game, Outcome, SplitMix64};
 
 /// How a random playout ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,34 +71,31 @@ pub fn random_game_from<G: Game>(
     rng: &mut SplitMix64,
     max_plies: usize,
 ) -> (usize, Option<Outcome>) {
-    let mut state = state.clone();
-    let mut spare = state.clone();
-    play_randomly(game, &mut state, &mut spare, rng, max_plies)
+    play_randomly(game, &mut state.clone(), rng, max_plies)
 }
 
-/// Plays uniformly random legal moves on `state` (with `spare` a buffer), at most
-/// `max_plies` turns: the turns played and the result, if the game ended. `state` is
-/// left at the last position (a search judges it when the game was cut).
+/// Plays uniformly random legal moves on `state`, at most `max_plies` turns: the turns
+/// played and the result, if the game ended. `state` is left at the last position (a
+/// search judges it when the game was cut).
 pub fn play_randomly<G: Game>(
     game: &G,
     state: &mut G::State,
-    spare: &mut G::State,
     rng: &mut SplitMix64,
     max_plies: usize,
 ) -> (usize, Option<Outcome>) {
     let mut moves = Vec::new();
     for ply in 0..max_plies {
-        let choice = game.draw_random_move(state, rng, &mut moves, spare);
-        // The result depends on the legal moves only through whether there are any.
-        let drawn = choice.as_ref().map(RandomTurn::turn);
-        if let Some(outcome) = game.outcome(state, drawn.map(std::slice::from_ref).unwrap_or(&[])) {
-            return (ply, Some(outcome));
+        // The result depends on the legal moves only through whether there are any:
+        // known before the move is drawn, which plays it on `state`.
+        let ended = game.outcome_with_a_move(state);
+        if ended.is_some() {
+            // The game ends here either way, the result told by whether there is a
+            // move: drawn on a copy, as the draw goes on to play it.
+            let drawn = game.make_random_move(&mut state.clone(), rng, &mut moves);
+            return (ply, game.outcome(state, drawn.as_slice()));
         }
-        match choice {
-            None => return (ply, None),
-            Some(RandomTurn::PlayedInto(_)) => std::mem::swap(state, spare),
-            // Nothing takes it back: the position goes on from there.
-            Some(RandomTurn::Unplayed(turn)) => drop(game.make(state, &turn)),
+        if game.make_random_move(state, rng, &mut moves).is_none() {
+            return (ply, game.outcome(state, &[]));
         }
     }
     (max_plies, None)
