@@ -36,11 +36,6 @@ pub trait Game {
     }
     /// The position after `mv`, a turn legal in `state`.
     fn play(&self, state: &Self::State, mv: &Self::Move) -> Self::State;
-    /// [`Game::play`] into `next` (whatever it held before), so that a search can keep
-    /// one position per depth and reuse its buffers.
-    fn play_into(&self, state: &Self::State, mv: &Self::Move, next: &mut Self::State) {
-        *next = self.play(state, mv);
-    }
     /// Plays `mv`, a turn legal in `state`, on `state` itself (no copy of the position):
     /// it becomes what [`Game::play`] returns. What it was is returned, for
     /// [`Game::unmake`].
@@ -149,10 +144,6 @@ impl<T: Templates> Game for Engine<T> {
 
     fn play(&self, state: &State, mv: &Move) -> State {
         Engine::play(self, state, mv)
-    }
-
-    fn play_into(&self, state: &State, mv: &Move, next: &mut State) {
-        Engine::play_into(self, state, mv, next)
     }
 
     fn make(&self, state: &mut State, mv: &Move) -> Undo {
