@@ -574,6 +574,12 @@ impl<B: SquareSet> KindLeap<B> {
         let past = shifted(pieces & self.from, self.first) & occupancy.passing(self.past_needs);
         shifted(past, self.then) & occupancy.passing(self.needs)
     }
+
+    /// The squares this leap reaches `targets` from.
+    #[inline(always)]
+    fn origins(&self, targets: B) -> B {
+        shifted(shifted(targets, -self.then), -self.first)
+    }
 }
 
 impl<B: SquareSet> BulkTargets<B> {
@@ -617,15 +623,36 @@ impl<B: SquareSet> BulkTargets<B> {
             if pieces.without_lowest().is_empty() {
                 continue;
             }
-            if !danger.is_empty() {
+            // One pass counts every piece's leaps and finds the pieces with a target the
+            // screen leaves undecided; those are then left out, their leaps' turns taken
+            // off again. A leap moves distinct pieces to distinct squares, so the turns
+            // of a set of pieces are the sum of those of its parts.
+            let (mut kind_turns, mut undecided) = (0, B::default());
+            if danger.is_empty() {
                 for leap in &targets.leaps {
-                    let undecided = leap.targets(pieces, occupancy) & danger;
-                    pieces &= !shifted(shifted(undecided, -leap.then), -leap.first);
+                    kind_turns += leap.targets(pieces, occupancy).count();
+                }
+            } else {
+                for leap in &targets.leaps {
+                    let reached = leap.targets(pieces, occupancy);
+                    kind_turns += reached.count();
+                    undecided |= leap.origins(reached & danger);
                 }
             }
-            for leap in &targets.leaps {
-                turns += leap.targets(pieces, occupancy).count();
+            if !undecided.is_empty() {
+                pieces &= !undecided;
+                for leap in &targets.leaps {
+                    kind_turns -= leap.targets(undecided, occupancy).count();
+                }
             }
+            debug_assert_eq!(
+                kind_turns,
+                (targets.leaps.iter())
+                    .map(|leap| leap.targets(pieces, occupancy).count())
+                    .sum::<u32>(),
+                "the turns of {kind}'s pieces counted together, undecided ones taken off"
+            );
+            turns += kind_turns;
             origins |= pieces;
         }
         (turns, origins)
