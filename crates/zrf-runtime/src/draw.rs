@@ -72,7 +72,8 @@ impl<T: Templates> Engine<T> {
         moves: &mut Vec<Move>,
     ) -> Option<Move> {
         moves.clear();
-        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves, Listing::Every);
+        let mut guard = RoyalGuard::unscanned(royal);
+        let listed = self.screened_turns(state, turn, &mut guard, moves, Listing::Every);
         let (Some(undecided), Some(true)) = (listed.undecided, listed.routes_differ) else {
             // Turns that may repeat are told apart once all are decided.
             guard.keep_legal(self, state, moves, listed.undecided, |_| true);

@@ -30,7 +30,8 @@ impl<T: Templates> Engine<T> {
         } else {
             Listing::Every
         };
-        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves, listing);
+        let mut guard = RoyalGuard::unscanned(royal);
+        let listed = self.screened_turns(state, turn, &mut guard, moves, listing);
         let undecided = listed.undecided;
         match loud_only {
             true => guard.keep_legal(self, state, moves, undecided, |m| m.traits(state).is_loud()),
@@ -53,7 +54,8 @@ impl<T: Templates> Engine<T> {
         royal: &[bool],
         moves: &mut Vec<Move>,
     ) -> usize {
-        let (mut guard, listed) = self.screened_turns(state, turn, royal, moves, Listing::Counting);
+        let mut guard = RoyalGuard::unscanned(royal);
+        let listed = self.screened_turns(state, turn, &mut guard, moves, Listing::Counting);
         if listed.counted_may_repeat {
             drop(guard);
             let routes_differ = self.legal_turns_guarded(state, turn, royal, moves, false);
@@ -72,20 +74,20 @@ impl<T: Templates> Engine<T> {
         moves.len() + counted_legal
     }
 
-    /// The turns of `turn` in `state`, into `moves` (empty), and the guard of the `royal`
-    /// pieces of the mover that screened them as they were listed, where it could;
-    /// `listing` says which turns are listed.
-    pub(crate) fn screened_turns<'r>(
+    /// The turns of `turn` in `state`, into `moves` (empty), screened as they are listed
+    /// where they can be by `guard`, which first scans the position (the attack test
+    /// on it); `listing` says which turns are listed.
+    pub(crate) fn screened_turns(
         &self,
         state: &State,
         turn: Turn,
-        royal: &'r [bool],
+        guard: &mut RoyalGuard<'_>,
         moves: &mut Vec<Move>,
         listing: Listing,
-    ) -> (RoyalGuard<'r>, Listed) {
+    ) -> Listed {
         // The attack test on the position before comes first, so that the turns it
         // decides are told apart as they are generated.
-        let guard = RoyalGuard::new(self, state, turn, royal);
+        guard.scan(self, state, turn);
         let screens = guard.screens(turn);
         let mut first = if screens {
             Steps::screening(guard.footprint, std::mem::take(moves))
@@ -99,8 +101,7 @@ impl<T: Templates> Engine<T> {
             Listing::Counting if screens => first.count_plain(),
             Listing::Counting => {}
         }
-        let listed = self.gen().turns_into(state, turn, first, moves);
-        (guard, listed)
+        self.gen().turns_into(state, turn, first, moves)
     }
 
     /// A candidate turn in `state` on which the legal-move filter for `checkmated` (as
@@ -259,35 +260,55 @@ impl Drop for RoyalGuard<'_> {
 }
 
 impl<'a> RoyalGuard<'a> {
+    /// The guard of the `royal` pieces of `turn`'s mover over the candidate turns in
+    /// `state`.
     pub(crate) fn new<T: Templates>(
         engine: &Engine<T>,
         state: &State,
         turn: Turn,
         royal: &'a [bool],
     ) -> RoyalGuard<'a> {
-        let reply = engine.tables.turn(state.turn + 1);
-        let targets = royal_squares(state, turn.move_as, royal);
-        let before = Watched::scan(&engine.tables, state, targets, turn.move_as, reply.move_as);
-        let mut footprint = Footprint::default();
-        let attacked_before = engine.gen().captures_any_of_among(
-            state,
-            reply,
-            &before.targets,
-            royal,
-            before.threats.iter().copied(),
-            Some(&mut footprint),
-        );
-        for &target in &before.targets {
-            footprint.note(target);
-        }
+        let mut guard = RoyalGuard::unscanned(royal);
+        guard.scan(engine, state, turn);
+        guard
+    }
+
+    /// A guard of the `royal` pieces that has looked at no position yet: to be made once
+    /// and filled in place by [`RoyalGuard::scan`], where a guard is made per listing
+    /// (moving one costs as much as filling it).
+    pub(crate) fn unscanned(royal: &'a [bool]) -> RoyalGuard<'a> {
         RoyalGuard {
             royal,
-            reply,
-            before,
-            attacked_before,
-            footprint,
+            reply: Turn {
+                player: 0,
+                move_as: 0,
+                move_type: None,
+            },
+            before: Watched::unscanned(),
+            attacked_before: false,
+            footprint: Footprint::default(),
             after: None,
             probe: Probe::default(),
+        }
+    }
+
+    /// Looks at `state`, where `turn` is to move: the attack test on it, as if the next
+    /// player moved there, and what the test depended on.
+    pub(crate) fn scan<T: Templates>(&mut self, engine: &Engine<T>, state: &State, turn: Turn) {
+        self.reply = engine.tables.turn(state.turn + 1);
+        let (tables, royal) = (&engine.tables, self.royal);
+        (self.before).scan(tables, state, royal, turn.move_as, self.reply.move_as);
+        self.footprint = Footprint::default();
+        self.attacked_before = engine.gen().captures_any_of_among(
+            state,
+            self.reply,
+            &self.before.targets,
+            royal,
+            self.before.threats.iter().copied(),
+            Some(&mut self.footprint),
+        );
+        for &target in &self.before.targets {
+            self.footprint.note(target);
         }
     }
 

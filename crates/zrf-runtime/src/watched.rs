@@ -293,24 +293,37 @@ pub(crate) struct Probe {
 }
 
 impl Watched {
-    /// The threats of `attacker`'s pieces to `targets`, the squares of `owner`'s royal
-    /// pieces in `state`.
+    /// Watches nothing yet (see [`Watched::scan`]).
+    pub(crate) fn unscanned() -> Watched {
+        Watched {
+            owner: 0,
+            attacker: 0,
+            targets: SmallVec::new(),
+            threats: SmallVec::new(),
+        }
+    }
+
+    /// Watches the threats of `attacker`'s pieces to the squares of `owner`'s royal
+    /// pieces (of the types marked in `royal`) in `state`. In place: one is made per
+    /// move listing, and moving it costs as much as filling it.
     pub(crate) fn scan(
+        &mut self,
         tables: &Tables,
         state: &State,
-        targets: SmallVec<[Pos; 4]>,
+        royal: &[bool],
         owner: PlayerIx,
         attacker: PlayerIx,
-    ) -> Watched {
-        let threats = match &tables.reach {
-            None => state.squares_of(attacker).collect(),
-            Some(reach) => (ThreatMask::of(reach, state, attacker, &targets).squares()).collect(),
-        };
-        Watched {
-            owner,
-            attacker,
-            targets,
-            threats,
+    ) {
+        self.owner = owner;
+        self.attacker = attacker;
+        self.targets = royal_squares(state, owner, royal);
+        self.threats.clear();
+        match &tables.reach {
+            None => self.threats.extend(state.squares_of(attacker)),
+            Some(reach) => {
+                let threats = ThreatMask::of(reach, state, attacker, &self.targets);
+                self.threats.extend(threats.squares());
+            }
         }
     }
 
