@@ -41,7 +41,7 @@ impl<T: Templates> Engine<T> {
         let drawn = match royal {
             None => {
                 self.legal_moves_into(state, moves);
-                (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())))?
+                rng.take_one(moves)?
             }
             Some(royal) => {
                 if let Some(made) = self.draw_within_bounds(state, turn, royal, rng, moves) {
@@ -78,7 +78,7 @@ impl<T: Templates> Engine<T> {
             // Turns that may repeat are told apart once all are decided.
             guard.keep_legal(self, state, moves, listed.undecided, |_| true);
             drop_repeated_turns(moves, listed.routes_differ);
-            return (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())));
+            return rng.take_one(moves);
         };
         let mut open: SmallVec<[bool; 64]> = (0..moves.len())
             .map(|index| Screen::is_undecided(undecided, index))

@@ -78,7 +78,7 @@ pub trait Game {
         moves: &mut Vec<Self::Move>,
     ) -> Option<Self::Move> {
         self.legal_moves_into(state, moves);
-        let drawn = (!moves.is_empty()).then(|| moves.swap_remove(rng.below(moves.len())))?;
+        let drawn = rng.take_one(moves)?;
         drop(self.make(state, &drawn));
         Some(drawn)
     }

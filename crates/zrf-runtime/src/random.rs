@@ -22,6 +22,12 @@ impl SplitMix64 {
         (self.next_u64() % n as u64) as usize
     }
 
+    /// One of `items`, chosen uniformly, taken out of it (the last item takes its place);
+    /// `None` when there is none.
+    pub(crate) fn take_one<T>(&mut self, items: &mut Vec<T>) -> Option<T> {
+        (!items.is_empty()).then(|| items.swap_remove(self.below(items.len())))
+    }
+
     /// A number in `0..n` (`n` > 0) by a multiplication instead of a division: each as
     /// likely as another to within `n / 2^64`.
     #[inline]
