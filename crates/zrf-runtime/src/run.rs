@@ -670,6 +670,10 @@ impl Steps {
     /// elsewhere than on `anchor`, as the kept ones are told apart by
     /// [`Steps::first_partial`] and their `from`. Their routes are followed as if kept.
     pub(crate) fn start_skipping(&mut self, steps: usize, anchor: Pos) {
+        debug_assert!(
+            matches!(self.keep, Keep::Every),
+            "steps skipped where not every step is kept"
+        );
         self.moves.clear();
         self.work = 0;
         self.first_partial = None;
@@ -684,7 +688,11 @@ impl Steps {
     }
 
     /// Counts the step from `from` to `to` instead of keeping it, if it is among the
-    /// first ones [`Steps::start_skipping`] counts: whether it was.
+    /// first ones [`Steps::start_skipping`] counts: whether it was. Asked before the step
+    /// is built: a step before the one a random draw wants is counted unbuilt. The
+    /// invariant: steps are skipped only where every step is kept ([`Keep::Every`],
+    /// checked in debug builds), where [`Steps::wants`] would keep it, noting nothing
+    /// (it counts plain turns only under another purpose).
     #[inline]
     pub(crate) fn skipped(&mut self, from: Option<Pos>, to: Pos, partial: bool) -> bool {
         let Purpose::Skip(skipped) = &mut self.purpose else {
@@ -750,9 +758,6 @@ impl Steps {
 
     #[inline]
     fn push(&mut self, step: Step) {
-        if self.skipped(step.from, step.to, step.continue_with.is_some()) {
-            return;
-        }
         if step.continue_with.is_some() && self.first_partial.is_none() {
             self.first_partial = Some(self.moves.len());
         }
@@ -1198,7 +1203,7 @@ impl<'a> RunCore<'a> {
     }
 
     /// Runs every template of the pieces taken up from now on, but no more once a step
-    /// that only moves the piece brings the output to `steps` steps.
+    /// brings the output to `steps` steps.
     pub(crate) fn enough_after(&mut self, steps: usize) {
         self.templates = u64::MAX;
         self.enough = steps;
@@ -1628,6 +1633,9 @@ impl<'a> RunCore<'a> {
             if self.out.is_loud_only() && continue_with.is_none() && self.piece_at(to).is_none() {
                 return;
             }
+            if (self.out).skipped(Some(from), to, continue_with.is_some()) {
+                return;
+            }
             let movement = Change::Move { from, to };
             if self.out.wants(
                 std::slice::from_ref(&movement),
@@ -1635,27 +1643,31 @@ impl<'a> RunCore<'a> {
                 self.move_type,
                 true,
             ) {
-                if !(self.out).skipped(Some(from), to, continue_with.is_some()) {
-                    let mut changes = Changes::new();
-                    changes.push(movement);
-                    self.out.push(Step {
-                        from: Some(from),
-                        to,
-                        changes,
-                        move_type: self.move_type,
-                        continue_with,
-                    });
-                }
-                if self.out.count() >= self.enough {
-                    // No other template starts, and this one stops at its next step
-                    // (off the board), instead of adding steps no one asked for.
-                    self.templates = 0;
-                    self.pos = NO_POS;
-                }
+                let mut changes = Changes::new();
+                changes.push(movement);
+                self.out.push(Step {
+                    from: Some(from),
+                    to,
+                    changes,
+                    move_type: self.move_type,
+                    continue_with,
+                });
+                self.stop_once_enough();
             }
             return;
         }
         self.add_with_changes(promote, placement, continue_with);
+    }
+
+    /// Once the output holds the steps asked for ([`RunCore::enough_after`]): no other
+    /// template starts, and this one stops at its next step (off the board), instead of
+    /// adding steps no one asked for.
+    #[inline]
+    fn stop_once_enough(&mut self) {
+        if self.out.count() >= self.enough {
+            self.templates = 0;
+            self.pos = NO_POS;
+        }
     }
 
     /// [`RunCore::add`] of any other step (pending changes, promotions, copies, drops): out
@@ -1667,46 +1679,50 @@ impl<'a> RunCore<'a> {
         placement: Placement,
         continue_with: Option<Option<MoveType>>,
     ) {
+        // The held piece goes where `to` said, else to the current square. With none
+        // (`from` on an empty square) there is no move.
+        let Some((piece, origin)) = self.held else {
+            self.pending.clear();
+            return;
+        };
+        let dest = self.to.unwrap_or(self.pos);
+        let partial = continue_with.is_some();
+        // Promotion choices are several steps, skipped one by one below.
+        if promote.len() <= 1 && self.out.skipped(origin, dest, partial) {
+            self.pending.clear();
+            return;
+        }
+        let movement = match placement {
+            Placement::Copy => Change::Place { pos: dest, piece },
+            Placement::Move => self.movement(piece, origin, dest),
+        };
         // Copied change by change, not moved as a whole: the pending changes were just
         // written one by one, and a wide read across them would wait for the writes.
         let mut changes = Changes::from_slice(&self.pending);
         self.pending.clear();
-        // The held piece goes where `to` said, else to the current square. With none
-        // (`from` on an empty square) there is no move.
-        let (from, dest) = match self.held {
-            Some((piece, origin)) => {
-                let dest = self.to.unwrap_or(self.pos);
-                let movement = match placement {
-                    Placement::Copy => Change::Place { pos: dest, piece },
-                    Placement::Move => self.movement(piece, origin, dest),
-                };
-                // After the movements already made with `to` and `cascade`.
-                let at = changes
-                    .iter()
-                    .rposition(|c| matches!(c, Change::Move { .. } | Change::Place { .. }))
-                    .map_or(0, |i| i + 1);
-                changes.insert(at, movement);
-                if origin.is_none() {
-                    changes.push(Change::TakeStock {
-                        player: piece.owner,
-                        kind: piece.kind,
-                    });
-                }
-                (origin, dest)
-            }
-            None => return,
-        };
+        // After the movements already made with `to` and `cascade`.
+        let at = changes
+            .iter()
+            .rposition(|c| matches!(c, Change::Move { .. } | Change::Place { .. }))
+            .map_or(0, |i| i + 1);
+        changes.insert(at, movement);
+        if origin.is_none() {
+            changes.push(Change::TakeStock {
+                player: piece.owner,
+                kind: piece.kind,
+            });
+        }
         // Promotion only changes a type, so it never makes a step hit or miss a square.
-        if !self
-            .out
-            .wants(&changes, continue_with.is_some(), self.move_type, false)
-        {
+        if !self.out.wants(&changes, partial, self.move_type, false) {
             return;
         }
         let first_kept = self.out.moves.len();
         let mut emit = |changes: Changes| {
+            if promote.len() > 1 && self.out.skipped(origin, dest, partial) {
+                return;
+            }
             self.out.push(Step {
-                from,
+                from: origin,
                 to: dest,
                 changes,
                 move_type: self.move_type,
@@ -1724,6 +1740,7 @@ impl<'a> RunCore<'a> {
             }
         }
         self.out.screen_since(first_kept);
+        self.stop_once_enough();
     }
 }
 
