@@ -126,6 +126,10 @@ struct Block {
     /// Oldest first; the slots below `filled` are written, each once.
     hashes: [Cell<u64>; BLOCK],
     filled: Cell<u8>,
+    /// A bit per value of the top bits of each hash written in the block
+    /// ([`top_bit`]): a hash whose bit is clear occurs in none of its slots, known
+    /// without comparing it with them (nearly every repetition test).
+    written: Cell<u64>,
     /// The block before this one, full.
     before: Option<Rc<Block>>,
     /// Entries in the blocks before this one.
@@ -162,6 +166,7 @@ impl History {
         if block.filled.get() == len {
             block.hashes[usize::from(len)].set(hash);
             block.filled.set(len + 1);
+            block.written.set(block.written.get() | top_bit(hash));
             return History {
                 block: block.clone(),
                 len: len + 1,
@@ -192,6 +197,7 @@ impl History {
             block: Rc::new(Block {
                 hashes,
                 filled: Cell::new(entries.len() as u8),
+                written: Cell::new(entries.iter().fold(0, |bits, &h| bits | top_bit(h))),
                 before,
                 depth_before,
                 filters,
@@ -208,9 +214,21 @@ impl History {
             .map(Cell::get)
     }
 
+    /// Occurrences of `hash` among this history's entries in its own block.
+    fn occurrences_here(&self, hash: u64) -> usize {
+        let count = || self.newest().filter(|&h| h == hash).count();
+        // The invariant: `written` holds the bit of every hash written in the block,
+        // this history's entries among them.
+        if self.block.written.get() & top_bit(hash) == 0 {
+            debug_assert_eq!(count(), 0, "a hash of the block missing from its bits");
+            return 0;
+        }
+        count()
+    }
+
     /// Whether `hash` occurs at least `times` times in this history.
     pub(crate) fn occurs_at_least(&self, hash: u64, times: usize) -> bool {
-        let here = self.newest().filter(|&h| h == hash).count();
+        let here = self.occurrences_here(hash);
         let Some(missing) = times.checked_sub(here).filter(|&m| m > 0) else {
             return true;
         };
@@ -219,7 +237,7 @@ impl History {
 
     /// Occurrences of `hash` in this history.
     pub(crate) fn occurrences_of(&self, hash: u64) -> usize {
-        self.newest().filter(|&h| h == hash).count() + self.block.occurrences_before(hash)
+        self.occurrences_here(hash) + self.block.occurrences_before(hash)
     }
 
     /// The hashes, oldest first.
@@ -238,6 +256,12 @@ impl History {
         hashes.extend(self.newest());
         hashes
     }
+}
+
+/// The bit of `hash` in [`Block::written`]: one of 64, by its top six bits.
+#[inline]
+fn top_bit(hash: u64) -> u64 {
+    1 << (hash >> 58)
 }
 
 impl Block {
