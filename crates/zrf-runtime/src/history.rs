@@ -216,14 +216,7 @@ impl History {
 
     /// Occurrences of `hash` among this history's entries in its own block.
     fn occurrences_here(&self, hash: u64) -> usize {
-        let count = || self.newest().filter(|&h| h == hash).count();
-        // The invariant: `written` holds the bit of every hash written in the block,
-        // this history's entries among them.
-        if self.block.written.get() & top_bit(hash) == 0 {
-            debug_assert_eq!(count(), 0, "a hash of the block missing from its bits");
-            return 0;
-        }
-        count()
+        self.block.occurrences_in_first(usize::from(self.len), hash)
     }
 
     /// Whether `hash` occurs at least `times` times in this history.
@@ -265,6 +258,22 @@ fn top_bit(hash: u64) -> u64 {
 }
 
 impl Block {
+    /// Occurrences of `hash` in the first `len` slots of this block (written ones).
+    #[inline]
+    fn occurrences_in_first(&self, len: usize, hash: u64) -> usize {
+        let count = || {
+            (self.hashes[..len].iter())
+                .filter(|h| h.get() == hash)
+                .count()
+        };
+        // The invariant: `written` holds the bit of every hash written in the block.
+        if self.written.get() & top_bit(hash) == 0 {
+            debug_assert_eq!(count(), 0, "a hash of the block missing from its bits");
+            return 0;
+        }
+        count()
+    }
+
     /// Occurrences of `hash` in the blocks before this one.
     fn occurrences_before(&self, hash: u64) -> usize {
         if !self.filters.may_hold(hash, 1) {
@@ -274,7 +283,7 @@ impl Block {
             let mut count = 0;
             let mut block = self.before.as_deref();
             while let Some(here) = block {
-                count += here.hashes.iter().filter(|h| h.get() == hash).count();
+                count += here.occurrences_in_first(BLOCK, hash);
                 block = here.before.as_deref();
             }
             return count;
