@@ -1687,7 +1687,8 @@ impl<'a> RunCore<'a> {
         };
         let dest = self.to.unwrap_or(self.pos);
         let partial = continue_with.is_some();
-        // Promotion choices are several steps, skipped one by one below.
+        // Promotion choices are several steps, skipped one by one when emitted; a step
+        // that is one is skipped before its changes are built.
         if promote.len() <= 1 && self.out.skipped(origin, dest, partial) {
             self.pending.clear();
             return;
@@ -1718,7 +1719,7 @@ impl<'a> RunCore<'a> {
         }
         let first_kept = self.out.moves.len();
         let mut emit = |changes: Changes| {
-            if promote.len() > 1 && self.out.skipped(origin, dest, partial) {
+            if self.out.skipped(origin, dest, partial) {
                 return;
             }
             self.out.push(Step {
