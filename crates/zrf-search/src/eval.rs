@@ -166,6 +166,37 @@ pub struct RulesEval {
     /// Per piece type, the learned worth of each square of its room; `None` where
     /// nothing learned weighs room (the search then does not count it).
     room_weights: Option<Vec<i32>>,
+    /// Per player and type ([`PieceSquares::pair`]): what a piece adds at a leaf, from
+    /// `values`, `material_sign`, `squares`, `shelter` and `thinning`. The invariant:
+    /// rebuilt whenever they change ([`RulesEval::refresh`]); debug builds check every
+    /// evaluation against the pieces looked up one by one ([`RulesEval::holdings`]).
+    worth: Vec<PieceWorth>,
+}
+
+/// What a piece of one player and type adds to [`RulesEval::evaluate`]'s sums, on each
+/// square: one read a piece at every leaf of a search, where the value, the square
+/// bonus and the shelter table were each looked up apart.
+#[derive(Clone, Debug, Default)]
+struct PieceWorth {
+    /// Its value (with its owner's material sign), plus its square bonus where the
+    /// type has no shelter table.
+    plain: Box<[i32]>,
+    /// For a type with a shelter table: its bonus on the full board and on the
+    /// emptied one, blended by the material left.
+    blended: Option<Box<[[i32; 2]]>>,
+    /// Its value where it thins out over a game (what the material left counts), else 0.
+    material: i32,
+}
+
+/// The sums of one player's pieces on the board ([`RulesEval::board_sums`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct BoardSums {
+    /// Values and the bonuses that are not blended.
+    plain: i32,
+    /// The bonuses of sheltering pieces on the full board and on the emptied one.
+    blended: [i32; 2],
+    /// The worth of the pieces that thin out.
+    material: i32,
 }
 
 /// How a piece type was valued.
@@ -384,12 +415,15 @@ impl RulesEval {
             pressure: None,
             room,
             room_weights: None,
+            worth: Vec::new(),
         };
-        eval.count_start_material();
+        eval.refresh();
         eval
     }
 
-    fn count_start_material(&mut self) {
+    /// Works out what follows from the values, bonuses and shelter tables once they
+    /// change: the start's material and the worth of each piece ([`PieceWorth`]).
+    fn refresh(&mut self) {
         self.start_material = self
             .start_counts
             .iter()
@@ -398,6 +432,35 @@ impl RulesEval {
             .filter(|&(_, &thinning)| thinning)
             .map(|((&count, &value), _)| count.saturating_mul(value))
             .fold(0i32, i32::saturating_add);
+        let layout = self.layout;
+        self.worth = (0..layout.pairs())
+            .map(|pair| {
+                let (player, kind) = (pair / layout.kinds, pair % layout.kinds);
+                let value = self.values[kind] * self.material_sign[player];
+                let open = &self.squares[layout.square(player, kind, 0)..][..layout.positions];
+                let shelter = self.shelter[pair].as_deref();
+                let plain = open.iter().map(|&bonus| match shelter {
+                    Some(_) => value,
+                    None => value + i32::from(bonus),
+                });
+                let blended = shelter.map(|full| {
+                    let bonus =
+                        |table: &[i16], pos: usize| i32::from(table.get(pos).copied().unwrap_or(0));
+                    (0..layout.positions)
+                        .map(|pos| [bonus(full, pos), bonus(open, pos)])
+                        .collect()
+                });
+                PieceWorth {
+                    plain: plain.collect(),
+                    blended,
+                    material: if self.thinning[kind] {
+                        self.values[kind]
+                    } else {
+                        0
+                    },
+                }
+            })
+            .collect();
     }
 
     /// Takes a learned evaluation's values, square bonuses (each side's through the
@@ -460,6 +523,7 @@ impl RulesEval {
         }
         self.room_weights = room_weights.iter().any(|&w| w != 0).then_some(room_weights);
         self.least_value = OnceLock::new();
+        self.refresh();
     }
 
     /// The bonus of a piece of `player` and `kind` on `pos`, with the board as full as
@@ -552,7 +616,7 @@ impl RulesEval {
         if let Some(v) = self.hand_values.get_mut(kind as usize) {
             *v = value;
         }
-        self.count_start_material();
+        self.refresh();
     }
 
     /// Random games played on from each evaluated position of `engine`'s game:
@@ -585,9 +649,10 @@ impl RulesEval {
     }
 
     /// The worth of `player`'s pieces on the board (each piece's value and square
-    /// bonus) and of the pieces it holds off the board. The bonuses of sheltering
-    /// pieces are summed for the full board and the emptied one apart, and blended by
-    /// `fullness` once.
+    /// bonus) and of the pieces it holds off the board, looked up piece by piece: the
+    /// general path that the sums of [`PieceWorth`] are checked against. The bonuses of
+    /// sheltering pieces are summed for the full board and the emptied one apart, and
+    /// blended by `fullness` once.
     fn holdings(&self, state: &State, player: PlayerIx, fullness: i32) -> i32 {
         let owner = player as usize;
         let sign = self.material_sign[owner];
@@ -626,12 +691,158 @@ impl RulesEval {
             score += count * self.values[kind] * sign;
         }
         score += (full_bonus * fullness + open_bonus * (FULL_BOARD - fullness)) / FULL_BOARD;
-        for (&held, &value) in state.stocks_of(player).iter().zip(&self.hand_values) {
+        score + self.stock_sums(state, player).0
+    }
+
+    /// The worth of what `player` holds off the board, and of the part of it that thins
+    /// out (counted in the material left), in one pass over its stocks.
+    fn stock_sums(&self, state: &State, player: PlayerIx) -> (i32, i32) {
+        let sign = self.material_sign[player as usize];
+        let (mut score, mut material) = (0, 0);
+        for (kind, &held) in state.stocks_of(player).iter().enumerate() {
             if held > 0 {
-                score += held.min(1000) as i32 * value * sign;
+                let held = held.min(1000) as i32;
+                score += held * self.hand_values[kind] * sign;
+                if self.thinning[kind] {
+                    material += held * self.values[kind];
+                }
+            }
+        }
+        (score, material)
+    }
+
+    /// [`Evaluator::evaluate`], where `board_sums` gives the sums of a player's pieces
+    /// on the board ([`RulesEval::board_sums`]).
+    fn score<T: Templates>(
+        &self,
+        engine: &Engine<T>,
+        state: &State,
+        player: PlayerIx,
+        board_sums: impl Fn(PlayerIx) -> BoardSums,
+    ) -> i32 {
+        // Called at every leaf of a search: no allocation for the usual few players.
+        let players = engine.tables.players.len();
+        let mut scores: SmallVec<[i32; 4]> = smallvec![0; players];
+        let mut blended: SmallVec<[[i32; 2]; 4]> = smallvec![[0, 0]; players];
+        let mut left = 0i32;
+        for &p in &self.active {
+            let sums = board_sums(p);
+            let (held, held_material) = self.stock_sums(state, p);
+            scores[p as usize] = sums.plain + self.room_score(state, p) + held;
+            blended[p as usize] = sums.blended;
+            left = left
+                .saturating_add(sums.material)
+                .saturating_add(held_material);
+        }
+        // Where no type shelters, the blended sums are 0 and the fullness weighs nothing.
+        let fullness = self.fullness_of(left);
+        for &p in &self.active {
+            let [full, open] = blended[p as usize];
+            scores[p as usize] += (full * fullness + open * (FULL_BOARD - fullness)) / FULL_BOARD;
+        }
+        debug_assert_eq!(
+            scores,
+            self.scores_by_pieces(state),
+            "the sums by type against the pieces one by one"
+        );
+        self.alignments(state, &mut scores);
+        self.royal_pressure(&engine.tables, state, &mut scores);
+        let own = scores.get(player as usize).copied().unwrap_or(0);
+        let (mut others, mut count) = (0i32, 0i32);
+        for &p in self.active.iter().filter(|&&p| p != player) {
+            others += scores[p as usize];
+            count += 1;
+        }
+        let standing = if count == 0 {
+            own
+        } else {
+            own - others / count
+        };
+        standing + self.rollout_score(engine, state, player)
+    }
+
+    /// The sums of `player`'s pieces on the board, type by type off its bitsets
+    /// ([`PieceWorth`]).
+    fn board_sums(&self, state: &State, player: PlayerIx) -> BoardSums {
+        let mut sums = BoardSums::default();
+        let words = self.layout.words().max(1);
+        let by_kind = state.kinds_words(player).chunks_exact(words);
+        let worth = &self.worth[self.layout.pair(player as usize, 0)..];
+        for (bits, worth) in by_kind.zip(worth) {
+            let mut count = 0i32;
+            // The loop written out for each case: no test of the case per piece.
+            match &worth.blended {
+                None => {
+                    for (word, &bits) in bits.iter().enumerate() {
+                        let mut rest = bits;
+                        while rest != 0 {
+                            let pos = word * 64 + rest.trailing_zeros() as usize;
+                            rest &= rest - 1;
+                            sums.plain += worth.plain.get(pos).copied().unwrap_or(0);
+                            count += 1;
+                        }
+                    }
+                }
+                Some(blended) => {
+                    for (word, &bits) in bits.iter().enumerate() {
+                        let mut rest = bits;
+                        while rest != 0 {
+                            let pos = word * 64 + rest.trailing_zeros() as usize;
+                            rest &= rest - 1;
+                            sums.plain += worth.plain.get(pos).copied().unwrap_or(0);
+                            let [full, open] = blended.get(pos).copied().unwrap_or_default();
+                            sums.blended[0] += full;
+                            sums.blended[1] += open;
+                            count += 1;
+                        }
+                    }
+                }
+            }
+            sums.material = sums
+                .material
+                .saturating_add(count.saturating_mul(worth.material));
+        }
+        sums
+    }
+
+    /// The learned worth of the room of `player`'s pieces (0 where none is learned).
+    fn room_score(&self, state: &State, player: PlayerIx) -> i32 {
+        let Some(weights) = &self.room_weights else {
+            return 0;
+        };
+        let mut score = 0;
+        for (kind, &weight) in weights.iter().enumerate().filter(|&(_, &w)| w != 0) {
+            for at in state.squares_of_kind(player, kind as Kind) {
+                let room = (self.room).of(player, kind as Kind, at, |p| state.at(p).is_none());
+                score += weight * room as i32;
             }
         }
         score
+    }
+
+    /// How full the board is, of [`FULL_BOARD`], where the players' pieces that thin
+    /// out are worth `left`.
+    fn fullness_of(&self, left: i32) -> i32 {
+        (left.saturating_mul(FULL_BOARD) / self.start_material.max(1)).clamp(0, FULL_BOARD)
+    }
+
+    /// Each player's worth computed piece by piece, as [`RulesEval::evaluate`] sums it
+    /// type by type: the check of those sums in debug builds.
+    fn scores_by_pieces(&self, state: &State) -> SmallVec<[i32; 4]> {
+        let thinning_worth = |p: PlayerIx| -> i32 {
+            let on_board: i32 = (state.pieces_of(p))
+                .filter(|(_, piece)| self.thinning[piece.kind as usize])
+                .map(|(_, piece)| self.values[piece.kind as usize])
+                .sum();
+            on_board + in_hand_material(&self.values, &self.thinning, state, p)
+        };
+        let left = self.active.iter().map(|&p| thinning_worth(p)).sum();
+        let fullness = self.fullness_of(left);
+        let mut scores: SmallVec<[i32; 4]> = smallvec![0; self.material_sign.len()];
+        for &p in &self.active {
+            scores[p as usize] = self.holdings(state, p, fullness);
+        }
+        scores
     }
 
     fn alignments(&self, state: &State, scores: &mut [i32]) {
@@ -655,58 +866,7 @@ impl RulesEval {
 
 impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
     fn evaluate(&self, engine: &Engine<T>, state: &State, player: PlayerIx) -> i32 {
-        let tables = &engine.tables;
-        // Called at every leaf of a search: no allocation for the usual few players, and
-        // the pieces read type by type off the state's bitsets.
-        let mut scores: SmallVec<[i32; 4]> = smallvec![0; tables.players.len()];
-        let fullness = if self.shelter.iter().any(Option::is_some) {
-            let mut left = 0i32;
-            for &p in &self.active {
-                let words = self.layout.words().max(1);
-                let by_kind = state.kinds_words(p).chunks_exact(words).enumerate();
-                for (kind, bits) in by_kind.filter(|&(kind, _)| self.thinning[kind]) {
-                    let count: u32 = bits.iter().map(|word| word.count_ones()).sum();
-                    left = left.saturating_add((count as i32).saturating_mul(self.values[kind]));
-                }
-                let held = in_hand_material(&self.values, &self.thinning, state, p);
-                left = left.saturating_add(held);
-            }
-            debug_assert_eq!(
-                left,
-                self.active
-                    .iter()
-                    .map(|&p| {
-                        let on_board: i32 = state
-                            .pieces_of(p)
-                            .filter(|(_, piece)| self.thinning[piece.kind as usize])
-                            .map(|(_, piece)| self.values[piece.kind as usize])
-                            .sum();
-                        on_board + in_hand_material(&self.values, &self.thinning, state, p)
-                    })
-                    .sum::<i32>(),
-                "the material counted by type"
-            );
-            (left.saturating_mul(FULL_BOARD) / self.start_material.max(1)).clamp(0, FULL_BOARD)
-        } else {
-            FULL_BOARD
-        };
-        for &p in &self.active {
-            scores[p as usize] = self.holdings(state, p, fullness);
-        }
-        self.alignments(state, &mut scores);
-        self.royal_pressure(tables, state, &mut scores);
-        let own = scores.get(player as usize).copied().unwrap_or(0);
-        let (mut others, mut count) = (0i32, 0i32);
-        for &p in self.active.iter().filter(|&&p| p != player) {
-            others += scores[p as usize];
-            count += 1;
-        }
-        let standing = if count == 0 {
-            own
-        } else {
-            own - others / count
-        };
-        standing + self.rollout_score(engine, state, player)
+        self.score(engine, state, player, |p| self.board_sums(state, p))
     }
 
     fn is_slow(&self) -> bool {
