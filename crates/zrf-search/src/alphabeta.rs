@@ -183,6 +183,7 @@ pub fn alpha_beta<G: Game, E: Evaluator<G>>(
         counters: vec![None; HISTORY_SIZE],
         arrived_by: vec![None; MAX_PLY + 2],
         in_null: false,
+        summaries: vec![eval.summarize(game, state)],
     };
     let mut order: Vec<usize> = match options.root_moves {
         Some(share) => share.iter().copied().filter(|&i| i < moves.len()).collect(),
@@ -273,7 +274,7 @@ impl<G: Game> Default for Ply<G> {
     }
 }
 
-struct Searcher<'a, 's, G: Game, E> {
+struct Searcher<'a, 's, G: Game, E: Evaluator<G>> {
     game: &'a G,
     eval: &'a E,
     table: &'a TranspositionTable,
@@ -297,6 +298,9 @@ struct Searcher<'a, 's, G: Game, E> {
     arrived_by: Vec<Option<MoveTraits>>,
     /// Whether a null move is being searched (no second one inside it).
     in_null: bool,
+    /// Per ply: the evaluation's summary of the position there ([`Evaluator::Summary`]),
+    /// brought up to date as each move is made ([`Searcher::make`]).
+    summaries: Vec<E::Summary>,
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
@@ -358,9 +362,32 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         }
     }
 
-    /// The evaluation for the side of `mover`, with the seed's variation.
-    fn static_score(&self, state: &G::State, mover: PlayerIx) -> i32 {
-        let mut score = self.eval.evaluate(self.game, state, self.root_player);
+    /// Makes `mv` on `state`, the position at `ply`, and brings the evaluation's summary
+    /// of the position after it (at `ply + 1`) up to date.
+    fn make(&mut self, state: &mut G::State, mv: &G::Move, ply: usize) -> G::Undo {
+        let undo = self.game.make(state, mv);
+        self.summary_follows(ply);
+        let after = &mut self.summaries[ply + 1];
+        self.eval.summary_after(self.game, state, &undo, after);
+        undo
+    }
+
+    /// Copies the summary at `ply` to `ply + 1`, for the position after a turn (to be
+    /// brought up to date) or after a pass (the same board).
+    fn summary_follows(&mut self, ply: usize) {
+        if self.summaries.len() <= ply + 1 {
+            self.summaries.resize_with(ply + 2, Default::default);
+        }
+        let (before, after) = self.summaries.split_at_mut(ply + 1);
+        after[0].clone_from(&before[ply]);
+    }
+
+    /// The evaluation for the side of `mover` of `state`, the position at `ply`, with
+    /// the seed's variation.
+    fn static_score(&self, state: &G::State, mover: PlayerIx, ply: usize) -> i32 {
+        let summary = &self.summaries[ply];
+        let mut score =
+            (self.eval).evaluate_summarized(self.game, state, self.root_player, summary);
         if self.noise > 0 {
             let spread = 2 * self.noise as u64 + 1;
             let key = self.game.search_key(state);
@@ -442,7 +469,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let mut best: Option<(usize, i32)> = None;
         for (n, &index) in order.iter().enumerate() {
             self.arrived_by[1] = Some(self.game.move_traits(state, &level.moves[index]));
-            let undo = self.game.make(state, &level.moves[index]);
+            let undo = self.make(state, &level.moves[index], 0);
             let value = if n == 0 || self.same_side(mover, self.game.to_move(state)) {
                 self.child_value(state, mover, depth - 1, alpha, beta, 1)
             } else {
@@ -524,7 +551,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let scout = beta - alpha == 1;
         let decisive = alpha.abs() > WIN_BOUND || beta.abs() > WIN_BOUND;
         // The static evaluation, for the null move and futility, when either may apply.
-        let stand = (scout && !in_check && !decisive).then(|| self.static_score(state, mover));
+        let stand = (scout && !in_check && !decisive).then(|| self.static_score(state, mover, ply));
         if let Some(stand) = stand.filter(|&s| s >= beta && depth >= NULL_MOVE_DEPTH) {
             if let Some(value) = self.null_move(state, mover, stand, depth, beta, ply) {
                 self.give_ply(ply, level);
@@ -555,7 +582,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 continue;
             }
             self.arrived_by[ply + 1] = Some(traits);
-            let undo = self.game.make(state, &level.moves[index]);
+            let undo = self.make(state, &level.moves[index], ply);
             let same = self.same_side(mover, self.game.to_move(state));
             let value = if n == 0 || same {
                 self.child_value(state, mover, depth - 1, alpha, beta, ply + 1)
@@ -636,7 +663,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let (mut total, mut tried) = (0i64, 0i64);
         for index in (0..count).step_by(stride) {
             self.arrived_by[ply + 1] = None;
-            let undo = self.game.make(state, &level.moves[index]);
+            let undo = self.make(state, &level.moves[index], ply);
             let value = self.child_value(state, mover, depth - 1, -INFINITY, INFINITY, ply + 1);
             self.game.unmake(state, undo);
             if self.stopped {
@@ -671,6 +698,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         let reduction = 3 + depth / 6 + ((stand - beta) / 200).clamp(0, 2);
         self.in_null = true;
         self.arrived_by[ply + 1] = None;
+        self.summary_follows(ply);
         let value = -self.node(
             &mut passed,
             depth - 1 - reduction,
@@ -772,7 +800,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             if let Some(outcome) = self.game.outcome_with_a_move(state) {
                 return self.outcome_score(outcome, mover, ply);
             }
-            let score = self.static_score(state, mover);
+            let score = self.static_score(state, mover, ply);
             if score >= beta || !searched {
                 return score;
             }
@@ -791,7 +819,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 Err(over) => return over,
             }
         };
-        let stand = stand.unwrap_or_else(|| self.static_score(state, mover));
+        let stand = stand.unwrap_or_else(|| self.static_score(state, mover, ply));
         level.order.clear();
         level.gains.clear();
         level.traits.clear();
@@ -843,7 +871,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             {
                 continue;
             }
-            let undo = self.game.make(state, &level.moves[index]);
+            let undo = self.make(state, &level.moves[index], ply);
             if !forced && self.loses_exchange(mover, state, gain, traits) {
                 self.game.unmake(state, undo);
                 continue;

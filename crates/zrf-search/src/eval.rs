@@ -33,7 +33,7 @@ use std::sync::OnceLock;
 use smallvec::{smallvec, SmallVec};
 use zrf_runtime::{
     mix, Change, Engine, Game, GoalCond, GoalKind, Kind, Move, Outcome, Piece, PieceRef,
-    PieceSquares, Place, PlayerIx, Pos, SplitMix64, State, Tables, Templates, NO_POS,
+    PieceSquares, Place, PlayerIx, Pos, SplitMix64, State, Tables, Templates, Undo, NO_POS,
 };
 
 use crate::playout::random_game_from;
@@ -41,9 +41,41 @@ use crate::room::Room;
 
 /// Judges positions for a search.
 pub trait Evaluator<G: Game> {
+    /// What the evaluation keeps of a position along a search, brought up to date turn
+    /// by turn ([`Evaluator::summary_after`]) so that a leaf is judged without a look
+    /// at every piece ([`Evaluator::evaluate_summarized`]); `()` where it keeps nothing.
+    type Summary: Clone + Default;
+
     /// The worth of `state` to `player`: positive when `player` stands better than the
     /// others, in hundredths of a pawn or so.
     fn evaluate(&self, game: &G, state: &G::State, player: PlayerIx) -> i32;
+
+    /// The summary of `state`, worked out afresh.
+    fn summarize(&self, _game: &G, _state: &G::State) -> Self::Summary {
+        Self::Summary::default()
+    }
+
+    /// Brings `summary`, of the position before a turn, up to date for `state`, the
+    /// position [`Game::make`] left, which returned `undo`.
+    fn summary_after(
+        &self,
+        _game: &G,
+        _state: &G::State,
+        _undo: &G::Undo,
+        _summary: &mut Self::Summary,
+    ) {
+    }
+
+    /// [`Evaluator::evaluate`], where `summary` is that of `state`.
+    fn evaluate_summarized(
+        &self,
+        game: &G,
+        state: &G::State,
+        player: PlayerIx,
+        _summary: &Self::Summary,
+    ) -> i32 {
+        self.evaluate(game, state, player)
+    }
 
     /// Whether one evaluation may take long (it plays games on): a search then looks at
     /// the clock at every node, not every few.
@@ -82,6 +114,8 @@ pub struct MoveGain {
 pub struct Even;
 
 impl<G: Game> Evaluator<G> for Even {
+    type Summary = ();
+
     fn evaluate(&self, _: &G, _: &G::State, _: PlayerIx) -> i32 {
         0
     }
@@ -188,9 +222,10 @@ struct PieceWorth {
     material: i32,
 }
 
-/// The sums of one player's pieces on the board ([`RulesEval::board_sums`]).
-#[derive(Clone, Copy, Debug, Default)]
-struct BoardSums {
+/// The sums of one player's pieces on the board: what [`RulesEval`] keeps of a position
+/// per player along a search ([`Evaluator::Summary`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardSums {
     /// Values and the bonuses that are not blended.
     plain: i32,
     /// The bonuses of sheltering pieces on the full board and on the emptied one.
@@ -761,6 +796,25 @@ impl RulesEval {
         standing + self.rollout_score(engine, state, player)
     }
 
+    /// Adds `piece` on `pos` to the sums of its owner in `summary`, `times` times (-1:
+    /// takes it away).
+    fn count_piece(&self, summary: &mut [BoardSums], piece: Piece, pos: Pos, times: i32) {
+        let pair = self.layout.pair(piece.owner as usize, piece.kind as usize);
+        let (Some(worth), Some(sums)) =
+            (self.worth.get(pair), summary.get_mut(piece.owner as usize))
+        else {
+            return;
+        };
+        let pos = pos as usize;
+        sums.plain += times * worth.plain.get(pos).copied().unwrap_or(0);
+        if let Some(blended) = &worth.blended {
+            let [full, open] = blended.get(pos).copied().unwrap_or_default();
+            sums.blended[0] += times * full;
+            sums.blended[1] += times * open;
+        }
+        sums.material += times * worth.material;
+    }
+
     /// The sums of `player`'s pieces on the board, type by type off its bitsets
     /// ([`PieceWorth`]).
     fn board_sums(&self, state: &State, player: PlayerIx) -> BoardSums {
@@ -772,31 +826,17 @@ impl RulesEval {
             let mut count = 0i32;
             // The loop written out for each case: no test of the case per piece.
             match &worth.blended {
-                None => {
-                    for (word, &bits) in bits.iter().enumerate() {
-                        let mut rest = bits;
-                        while rest != 0 {
-                            let pos = word * 64 + rest.trailing_zeros() as usize;
-                            rest &= rest - 1;
-                            sums.plain += worth.plain.get(pos).copied().unwrap_or(0);
-                            count += 1;
-                        }
-                    }
-                }
-                Some(blended) => {
-                    for (word, &bits) in bits.iter().enumerate() {
-                        let mut rest = bits;
-                        while rest != 0 {
-                            let pos = word * 64 + rest.trailing_zeros() as usize;
-                            rest &= rest - 1;
-                            sums.plain += worth.plain.get(pos).copied().unwrap_or(0);
-                            let [full, open] = blended.get(pos).copied().unwrap_or_default();
-                            sums.blended[0] += full;
-                            sums.blended[1] += open;
-                            count += 1;
-                        }
-                    }
-                }
+                None => each_square(bits, |pos| {
+                    sums.plain += worth.plain.get(pos).copied().unwrap_or(0);
+                    count += 1;
+                }),
+                Some(blended) => each_square(bits, |pos| {
+                    sums.plain += worth.plain.get(pos).copied().unwrap_or(0);
+                    let [full, open] = blended.get(pos).copied().unwrap_or_default();
+                    sums.blended[0] += full;
+                    sums.blended[1] += open;
+                    count += 1;
+                }),
             }
             sums.material = sums
                 .material
@@ -865,8 +905,54 @@ impl RulesEval {
 }
 
 impl<T: Templates> Evaluator<Engine<T>> for RulesEval {
+    /// Per player: the sums of its pieces on the board.
+    type Summary = SmallVec<[BoardSums; 4]>;
+
     fn evaluate(&self, engine: &Engine<T>, state: &State, player: PlayerIx) -> i32 {
         self.score(engine, state, player, |p| self.board_sums(state, p))
+    }
+
+    fn summarize(&self, engine: &Engine<T>, state: &State) -> Self::Summary {
+        let players = engine.tables.players.len() as PlayerIx;
+        (0..players).map(|p| self.board_sums(state, p)).collect()
+    }
+
+    fn summary_after(
+        &self,
+        _engine: &Engine<T>,
+        state: &State,
+        undo: &Undo,
+        summary: &mut Self::Summary,
+    ) {
+        // The invariant: the turn changed the board on these squares alone (the hash
+        // kept in place relies on it too), so the sums change by what left them and
+        // what stands there now.
+        for &(pos, before) in undo.changed() {
+            if let Some(piece) = before {
+                self.count_piece(summary, piece, pos, -1);
+            }
+            if let Some(piece) = state.at(pos) {
+                self.count_piece(summary, piece, pos, 1);
+            }
+        }
+    }
+
+    fn evaluate_summarized(
+        &self,
+        engine: &Engine<T>,
+        state: &State,
+        player: PlayerIx,
+        summary: &Self::Summary,
+    ) -> i32 {
+        self.score(engine, state, player, |p| {
+            let sums = summary.get(p as usize).copied().unwrap_or_default();
+            debug_assert_eq!(
+                sums,
+                self.board_sums(state, p),
+                "the sums kept turn by turn against those of the position"
+            );
+            sums
+        })
     }
 
     fn is_slow(&self) -> bool {
@@ -1047,6 +1133,19 @@ fn survey<T: Templates>(
         result.turns[pos] = Some(count);
     }
     Some(result)
+}
+
+/// Calls `visit` with each square whose bit is set in `bits` (a bitset over the
+/// squares), lowest first.
+#[inline(always)]
+fn each_square(bits: &[u64], mut visit: impl FnMut(usize)) {
+    for (word, &bits) in bits.iter().enumerate() {
+        let mut rest = bits;
+        while rest != 0 {
+            visit(word * 64 + rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+        }
+    }
 }
 
 /// The worth by `values` of what `player` holds off the board, of the kinds that

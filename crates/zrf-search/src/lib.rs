@@ -21,7 +21,7 @@ pub mod tune;
 
 pub use ai::{level_limits, Ai, Algorithm, Choice, Settings};
 pub use alphabeta::{alpha_beta, AlphaBetaOptions, Found, Iteration, Limits, WIN, WIN_BOUND};
-pub use eval::{Evaluator, Even, KindReport, MoveGain, RulesEval};
+pub use eval::{BoardSums, Evaluator, Even, KindReport, MoveGain, RulesEval};
 pub use mcts::{mcts, MctsFound, MctsOptions};
 pub use perft::{divide, fingerprint, perft};
 pub use playout::{playout, playout_with, random_game, random_game_from, Playout};

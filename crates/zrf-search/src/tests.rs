@@ -102,6 +102,8 @@ impl Game for Nim {
 struct PassingAllowed;
 
 impl Evaluator<Nim> for PassingAllowed {
+    type Summary = ();
+
     fn evaluate(&self, _: &Nim, _: &Heap, _: PlayerIx) -> i32 {
         0
     }
@@ -266,6 +268,8 @@ fn monte_carlo_finds_the_winning_take() {
 struct Fours;
 
 impl Evaluator<Nim> for Fours {
+    type Summary = ();
+
     fn evaluate(&self, game: &Nim, state: &Heap, player: PlayerIx) -> i32 {
         let good_for_mover = if state.left % 4 == 0 { -50 } else { 50 };
         if game.to_move(state) == player {

@@ -33,6 +33,14 @@ pub struct Undo {
     entry: OnceCell<History>,
 }
 
+impl Undo {
+    /// Each square the turn changed (once), with what stood there before it: with the
+    /// position after the turn, all that the turn did to the board.
+    pub fn changed(&self) -> &[(Pos, Option<Piece>)] {
+        &self.squares
+    }
+}
+
 impl State {
     /// Plays the turn of these `steps` (none: a pass) on this position, whose squares
     /// `changed` (each once) are all the steps change: the position becomes the one
