@@ -519,12 +519,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
             return 0;
         }
         // A side in check is searched a ply deeper (within bounds: checks can go on).
-        let in_check = ply < MAX_EXTENSION_PLY && self.game.in_check(state);
+        let asked = ply < MAX_EXTENSION_PLY;
+        let in_check = asked && self.game.in_check(state);
         if in_check {
             depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(state, alpha, beta, ply, 0);
+            return self.quiesce(state, alpha, beta, ply, 0, asked.then_some(in_check));
         }
         let key = self.game.search_key(state);
         let entry = self.table.probe(key);
@@ -779,7 +780,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
     /// Captures and promotions only, until the position is quiet; the side to move may
     /// stand on the evaluation unless every move it has is a capture (near the leaf) or
     /// its royal piece is attacked: then every move is searched (standing still in
-    /// check would ignore a mate or the loss of what must move to parry it).
+    /// check would ignore a mate or the loss of what must move to parry it). `in_check`:
+    /// whether that royal piece is attacked, where the caller has asked already.
     fn quiesce(
         &mut self,
         state: &mut G::State,
@@ -787,11 +789,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
         beta: i32,
         ply: usize,
         depth: u32,
+        in_check: Option<bool>,
     ) -> i32 {
         let mover = self.game.to_move(state);
         let searched =
             depth < QUIESCENCE_PLIES && ply + 1 < MAX_PLY && !self.game.plays_at_random(mover);
-        let evading = searched && self.game.in_check(state);
+        let evading = searched && in_check.unwrap_or_else(|| self.game.in_check(state));
         // Where nothing forces a move on the side (no check; in the first plies, no rule
         // that may make captures compulsory), it may stand on the evaluation before its
         // moves are listed and tested, taking a position without moves for one with some.
@@ -877,9 +880,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, '_, G, E> {
                 continue;
             }
             let value = if self.same_side(mover, self.game.to_move(state)) {
-                self.quiesce(state, alpha, beta, ply + 1, depth + 1)
+                self.quiesce(state, alpha, beta, ply + 1, depth + 1, None)
             } else {
-                -self.quiesce(state, -beta, -alpha, ply + 1, depth + 1)
+                -self.quiesce(state, -beta, -alpha, ply + 1, depth + 1, None)
             };
             self.game.unmake(state, undo);
             best = best.max(value);
