@@ -468,9 +468,10 @@ impl RulesEval {
             .map(|((&count, &value), _)| count.saturating_mul(value))
             .fold(0i32, i32::saturating_add);
         let layout = self.layout;
-        self.worth = (0..layout.pairs())
-            .map(|pair| {
-                let (player, kind) = (pair / layout.kinds, pair % layout.kinds);
+        let mut worth = vec![PieceWorth::default(); layout.pairs()];
+        for player in 0..layout.players {
+            for kind in 0..layout.kinds {
+                let pair = layout.pair(player, kind);
                 let value = self.values[kind] * self.material_sign[player];
                 let open = &self.squares[layout.square(player, kind, 0)..][..layout.positions];
                 let shelter = self.shelter[pair].as_deref();
@@ -485,7 +486,7 @@ impl RulesEval {
                         .map(|pos| [bonus(full, pos), bonus(open, pos)])
                         .collect()
                 });
-                PieceWorth {
+                worth[pair] = PieceWorth {
                     plain: plain.collect(),
                     blended,
                     material: if self.thinning[kind] {
@@ -493,9 +494,10 @@ impl RulesEval {
                     } else {
                         0
                     },
-                }
-            })
-            .collect();
+                };
+            }
+        }
+        self.worth = worth;
     }
 
     /// Takes a learned evaluation's values, square bonuses (each side's through the
@@ -821,8 +823,10 @@ impl RulesEval {
         let mut sums = BoardSums::default();
         let words = self.layout.words().max(1);
         let by_kind = state.kinds_words(player).chunks_exact(words);
-        let worth = &self.worth[self.layout.pair(player as usize, 0)..];
-        for (bits, worth) in by_kind.zip(worth) {
+        for (kind, bits) in by_kind.enumerate() {
+            let Some(worth) = self.worth.get(self.layout.pair(player as usize, kind)) else {
+                break;
+            };
             let mut count = 0i32;
             // The loop written out for each case: no test of the case per piece.
             match &worth.blended {
