@@ -222,6 +222,20 @@ struct PieceWorth {
     material: i32,
 }
 
+impl PieceWorth {
+    /// Adds a piece on `pos` to `sums`, `times` times (-1: takes it away).
+    #[inline]
+    fn add_to(&self, sums: &mut BoardSums, pos: usize, times: i32) {
+        sums.plain += times * self.plain.get(pos).copied().unwrap_or(0);
+        if let Some(blended) = &self.blended {
+            let [full, open] = blended.get(pos).copied().unwrap_or_default();
+            sums.blended[0] += times * full;
+            sums.blended[1] += times * open;
+        }
+        sums.material += times * self.material;
+    }
+}
+
 /// The sums of one player's pieces on the board: what [`RulesEval`] keeps of a position
 /// per player along a search ([`Evaluator::Summary`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -802,19 +816,11 @@ impl RulesEval {
     /// takes it away).
     fn count_piece(&self, summary: &mut [BoardSums], piece: Piece, pos: Pos, times: i32) {
         let pair = self.layout.pair(piece.owner as usize, piece.kind as usize);
-        let (Some(worth), Some(sums)) =
+        if let (Some(worth), Some(sums)) =
             (self.worth.get(pair), summary.get_mut(piece.owner as usize))
-        else {
-            return;
-        };
-        let pos = pos as usize;
-        sums.plain += times * worth.plain.get(pos).copied().unwrap_or(0);
-        if let Some(blended) = &worth.blended {
-            let [full, open] = blended.get(pos).copied().unwrap_or_default();
-            sums.blended[0] += times * full;
-            sums.blended[1] += times * open;
+        {
+            worth.add_to(sums, pos as usize, times);
         }
-        sums.material += times * worth.material;
     }
 
     /// The sums of `player`'s pieces on the board, type by type off its bitsets
@@ -827,24 +833,7 @@ impl RulesEval {
             let Some(worth) = self.worth.get(self.layout.pair(player as usize, kind)) else {
                 break;
             };
-            let mut count = 0i32;
-            // The loop written out for each case: no test of the case per piece.
-            match &worth.blended {
-                None => each_square(bits, |pos| {
-                    sums.plain += worth.plain.get(pos).copied().unwrap_or(0);
-                    count += 1;
-                }),
-                Some(blended) => each_square(bits, |pos| {
-                    sums.plain += worth.plain.get(pos).copied().unwrap_or(0);
-                    let [full, open] = blended.get(pos).copied().unwrap_or_default();
-                    sums.blended[0] += full;
-                    sums.blended[1] += open;
-                    count += 1;
-                }),
-            }
-            sums.material = sums
-                .material
-                .saturating_add(count.saturating_mul(worth.material));
+            each_square(bits, |pos| worth.add_to(&mut sums, pos, 1));
         }
         sums
     }
