@@ -629,7 +629,8 @@ impl State {
         before_hash: u64,
         changed: &[Pos],
     ) -> u64 {
-        let mut hash = before_hash ^ before.mover_hash(tables) ^ self.mover_hash(tables);
+        debug_assert_eq!(self.turn, before.turn + 1, "a position after one turn");
+        let mut hash = before_hash ^ tables.mover_change_key(before.turn);
         if !Rc::ptr_eq(&self.stock, &before.stock) && self.stock != before.stock {
             hash ^= before.stock_hash(tables) ^ self.stock_hash(tables);
         }

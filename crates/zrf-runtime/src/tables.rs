@@ -364,6 +364,9 @@ struct Lookups {
     active: [u64; 4],
     /// Per entry of the turn order, the hash key of its mover (see [`mover_key`]).
     mover_keys: Vec<u64>,
+    /// Per entry of the turn order, its mover's key xored with the next turn's: what a
+    /// turn played changes in the hash for who moves.
+    mover_change_keys: Vec<u64>,
     /// Per move type, its place in `move-priorities` (unlisted types after every listed
     /// one).
     priority_ranks: Vec<usize>,
@@ -422,10 +425,17 @@ impl Lookups {
         for turn in &tables.turns {
             active[turn.player as usize / 64] |= 1 << (turn.player % 64);
         }
+        let mover_keys: Vec<u64> = tables.turns.iter().map(mover_key).collect();
         Lookups {
             views,
             active,
-            mover_keys: tables.turns.iter().map(mover_key).collect(),
+            mover_change_keys: (0..mover_keys.len())
+                .map(|slot| {
+                    let next = tables.turn_slot(slot as u32 + 1);
+                    mover_keys[slot] ^ mover_keys.get(next).copied().unwrap_or(0)
+                })
+                .collect(),
+            mover_keys,
             priority_ranks: (0..tables.move_types.len())
                 .map(|t| {
                     let listed = tables.priorities.iter().position(|&p| p as usize == t);
@@ -578,6 +588,16 @@ impl Tables {
     pub(crate) fn mover_key(&self, n: u32) -> u64 {
         let keys = &self.lookups().mover_keys;
         keys.get(self.turn_slot(n)).copied().unwrap_or(0)
+    }
+
+    /// [`Tables::mover_key`] of the `n`th turn xored with the next one's: what playing
+    /// the `n`th turn changes in the hash for who moves.
+    #[inline]
+    pub(crate) fn mover_change_key(&self, n: u32) -> u64 {
+        let keys = &self.lookups().mover_change_keys;
+        let key = keys.get(self.turn_slot(n)).copied().unwrap_or(0);
+        debug_assert_eq!(key, self.mover_key(n) ^ self.mover_key(n + 1));
+        key
     }
 
     /// The number Zillions writes before the record of the `n`th turn: passes through

@@ -48,7 +48,7 @@ impl State {
     /// for [`State::unmake`].
     pub(crate) fn make(&mut self, tables: &Tables, steps: &[Step], changed: &[Pos]) -> Undo {
         let hash = self.hash(tables);
-        let mut next_hash = hash ^ self.mover_hash(tables);
+        let mut next_hash = hash ^ tables.mover_change_key(self.turn);
         let mut squares = SmallVec::new();
         for &pos in changed {
             next_hash ^= self.square_hash(tables, pos);
@@ -74,7 +74,6 @@ impl State {
             self.last_to = None;
         }
         self.turn += 1;
-        next_hash ^= self.mover_hash(tables);
         for &pos in changed {
             next_hash ^= self.square_hash(tables, pos);
         }
