@@ -3,7 +3,7 @@
 //! in bulk equal to the turns listed one by one, on boards where the shortcut meets its
 //! edge cases (rays that come round a cylinder, neutral pieces, leaps past a square that
 //! must be empty, promotion zones, a royal piece whose safety the screen decides,
-//! boards of more than 64 squares).
+//! boards of more than 64 and more than 128 squares).
 
 use std::io::Write;
 
@@ -120,6 +120,47 @@ const CANNONS: &str = r#"
    (board-setup
       (White (King e1) (Rook a1 j1) (Cannon b2 i2 c4) (Pawn c2 d2 e2 f2 g2 h2))
       (Black (King e8) (Rook a8 j8) (Cannon b7 i7 h5) (Pawn c7 d7 e7 f7 g7 h7)))
+   (loss-condition (White Black) (checkmated King)))
+"#;
+
+/// A board of 160 squares (16 by 10) where one side starts on the first 32 and the
+/// other beyond square 128, counted on sets of four words: slides whose rays cross the
+/// words, leaps past a square that must be empty, a promotion zone, and kings whose
+/// safety the screen decides.
+const GREAT_BOARD: &str = r#"
+(define step ($1 (verify not-friend?) add))
+(define leap ($1 $2 (verify not-friend?) add))
+(define slide ($1 (while empty? add $1) (verify not-friend?) add))
+(game
+   (title "Great board")
+   (players White Black)
+   (turn-order White Black)
+   (board
+      (grid
+         (start-rectangle 0 0 10 10)
+         (dimensions ("a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p" (10 0)) ("10/9/8/7/6/5/4/3/2/1" (0 10)))
+         (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1)))
+      (links e (p5 a5))
+      (symmetry Black (n s) (s n) (ne se) (se ne) (nw sw) (sw nw))
+      (zone (name far) (players White) (positions a10 b10 c10 d10 e10 f10 g10 h10 i10 j10 k10 l10 m10 n10 o10 p10))
+      (zone (name far) (players Black) (positions a1 b1 c1 d1 e1 f1 g1 h1 i1 j1 k1 l1 m1 n1 o1 p1)))
+   (piece
+      (name King)
+      (moves (step n) (step e) (step s) (step w) (step ne) (step nw) (step se) (step sw)))
+   (piece (name Rook) (moves (slide n) (slide e) (slide s) (slide w)))
+   (piece (name Bishop) (moves (slide ne) (slide nw) (slide se) (slide sw)))
+   (piece (name Knight) (moves (leap n ne) (leap n nw) (leap e ne) (leap w nw)
+                               (leap s se) (leap s sw) (leap e se) (leap w sw)))
+   (piece
+      (name Pawn)
+      (moves
+         (n (verify empty?) (if (in-zone? far) (add Rook) else add))
+         (n (verify empty?) n (verify empty?) add)
+         (ne (verify enemy?) add)
+         (nw (verify enemy?) add)))
+   (board-setup
+      (White (King h1) (Rook a1 p1) (Bishop c1 n1) (Knight b1 o1) (Pawn c2 f2 h2 k2 n2))
+      (Black (King h10) (Rook a10 p10) (Bishop c10 n10) (Knight b10 o10) (Pawn c9 f9 h9 k9 n9)))
    (loss-condition (White Black) (checkmated King)))
 "#;
 
@@ -335,6 +376,17 @@ fn cannons_hop_and_bulk_counts_equal_the_turns_listed_on_a_board_of_80_squares()
         .map(|seed| count_along_playout(&engine, seed, 150, "cannons"))
         .sum();
     assert!(checked > 500, "cannons: {checked} plies");
+}
+
+#[test]
+fn bulk_counts_equal_the_turns_listed_on_a_board_of_160_squares() {
+    let engine = interpret(GREAT_BOARD);
+    assert_eq!(engine.tables.positions.len(), 160);
+    assert_eq!(perft_counted_as_listed(&engine, 3), [58, 3156, 182388]);
+    let checked: usize = (1..=20)
+        .map(|seed| count_along_playout(&engine, seed, 150, "great board"))
+        .sum();
+    assert!(checked > 500, "great board: {checked} plies");
 }
 
 /// Plays a random game of `plies` from `seed`, checking at every position that the

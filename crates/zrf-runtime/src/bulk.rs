@@ -1,5 +1,5 @@
 //! The turns of shaped templates (see [`crate::shape`]) counted in bulk from
-//! precomputed target sets instead of run step by step, on the first 64 or 128
+//! precomputed target sets instead of run step by step, on the first 64, 128 or 256
 //! positions of a board ([`SquareSet`]; a template from one of them that may go beyond
 //! runs its code, as do pieces on the others). A perft's last ply (`Steps::count_plain`) counts a piece's shaped
 //! turns as the popcount of the squares they reach that the attack test before
@@ -25,7 +25,8 @@ use smallvec::SmallVec;
 use crate::run::MAX_LOOP;
 use crate::shape::{
     shifted, Bulk, BulkTargets, Guard, KindGuard, KindLeap, KindTargets, LameLeap, LeapStep, Ray,
-    Shape, SquareSet, SquareTargets, Standing, Test, ANYTHING, EMPTY, ENEMY, FRIEND, LEAP_CLASSES,
+    Shape, SquareSet, SquareTargets, Standing, Test, Words, ANYTHING, EMPTY, ENEMY, FRIEND,
+    LEAP_CLASSES,
 };
 use crate::state::State;
 use crate::tables::{is_active_in, PlayerView, Setup, Tables, NO_POS};
@@ -155,8 +156,7 @@ impl Board<'_> {
 impl Bulk {
     /// The targets of the shaped templates of `tables`, in the narrowest set that holds
     /// the squares pieces start on; `None` for a game without shapes, or one where
-    /// pieces start beyond the first 128 positions (shogi with its hands on a board of
-    /// 153). Pieces counted in bulk on some squares and run their code on others cost
+    /// pieces start beyond the first 256 positions. Pieces counted in bulk on some squares and run their code on others cost
     /// more than running the code everywhere (measured on shogi and xiangqi counted on
     /// their first 64 squares: 3 to 8% slower perft). A board of a few more squares that
     /// start empty (checkers with a dummy square) is counted on the narrower set.
@@ -171,6 +171,7 @@ impl Bulk {
         match () {
             _ if start_within(u64::WIDTH) => Some(Bulk::OneWord(BulkTargets::new(tables))),
             _ if start_within(u128::WIDTH) => Some(Bulk::TwoWords(BulkTargets::new(tables))),
+            _ if start_within(Words::<4>::WIDTH) => Some(Bulk::FourWords(BulkTargets::new(tables))),
             _ => None,
         }
     }
@@ -565,8 +566,9 @@ impl<B: SquareSet> BulkTargets<B> {
     }
 }
 
-/// The offset from square `from` to `to`, both in the set (the widest set, 128 squares,
-/// keeps it within an `i8`).
+/// The offset from square `from` to `to`, both in the set. Only pieces on a one-word
+/// set are counted together by their offsets, which an `i8` holds; on wider sets the
+/// offsets may wrap, and the kind targets made from them go unused.
 fn offset(from: Pos, to: Pos) -> i8 {
     (to as i32 - from as i32) as i8
 }
@@ -665,7 +667,7 @@ impl<B: SquareSet> BulkTargets<B> {
 
 impl Tables {
     /// Where the shaped templates of each piece type may add steps, for counting them
-    /// in bulk; none where pieces start beyond the first 128 squares, or without
+    /// in bulk; none where pieces start beyond the first 256 squares, or without
     /// shapes. Worked out on the first count that asks.
     #[inline]
     pub(crate) fn bulk_targets(&self) -> Option<&Bulk> {

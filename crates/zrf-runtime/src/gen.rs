@@ -159,6 +159,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             (_, None, Some(Bulk::TwoWords(bulk))) => {
                 filter = self.pieces_counted_in_bulk(&mut run, state, turn, bulk, narrowing);
             }
+            (_, None, Some(Bulk::FourWords(bulk))) => {
+                filter = self.pieces_counted_in_bulk(&mut run, state, turn, bulk, narrowing);
+            }
             (None, None, None) => {
                 for (pos, piece) in state.pieces_of(turn.move_as) {
                     run.take_piece(pos, piece);
@@ -212,8 +215,8 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             }
         }
         // Pieces are counted together only on one-word sets (see `BulkTargets::new`).
-        let [first_word, second_word] = together.words();
-        debug_assert_eq!(second_word, 0);
+        let [first_word, beyond @ ..] = together.words();
+        debug_assert_eq!(beyond, [0; 3]);
         let mut pieces = state.pieces_of_except(turn.move_as, first_word);
         while let Some((pos, piece)) = pieces.next() {
             let counted = bulk

@@ -357,10 +357,12 @@ impl Footprint {
         self.0[(pos as usize >> 6) & 1] >> (pos & 63) & 1 == 1
     }
 
-    /// The squares as two words of a bitset (those of larger boards folded onto 128).
+    /// The squares of a [`SquareSet`] the footprint [`Footprint::contains`]: on a set
+    /// wider than 128 squares, those folded onto the same bit are all in.
     #[inline]
-    pub(crate) fn words(&self) -> &[u64; 2] {
-        &self.0
+    pub(crate) fn squares<B: SquareSet>(&self) -> B {
+        let [low, high] = self.0;
+        B::from_words(&[low, high, low, high])
     }
 
     /// The squares of both.
@@ -555,7 +557,7 @@ impl Steps {
     pub(crate) fn bulk_count<B: SquareSet>(&self, move_type: Option<MoveType>) -> BulkCount<B> {
         debug_assert!(self.counts_in_bulk());
         let danger = match &self.keep {
-            Keep::Screening(screen) => B::from_words(screen.danger.words()),
+            Keep::Screening(screen) => screen.danger.squares(),
             _ => B::default(),
         };
         let mut count = BulkCount {

@@ -6,7 +6,9 @@ use crate::history::History;
 use crate::piece::Piece;
 use crate::state::{Change, State, Step};
 use crate::tables::{Derived, Options, PieceInfo, Player, Tables, Turn, NO_POS};
-use crate::{Continuation, Footprint, Loc, NeverNote, Placement, Run, Steps, Zobrist};
+use crate::{
+    Continuation, Footprint, Loc, NeverNote, Placement, PlayerIx, Pos, Run, Steps, Zobrist,
+};
 
 fn row(squares: u32) -> Tables {
     let mut links = Vec::new();
@@ -491,7 +493,7 @@ fn templates_from_the_64th_on_share_the_last_bit_of_a_limit() {
     assert_eq!(reach.templates_hitting(0, 1, 0, &[1]), 0);
     // Read backwards, type by type: every square hits 1 and 3, none hits the others;
     // the second type hits nothing from anywhere.
-    for target in 0..positions as crate::Pos {
+    for target in 0..positions as Pos {
         let expected: u64 = if target == 1 || target == 3 {
             0b11111
         } else {
@@ -719,7 +721,6 @@ fn lines_of_play_that_share_a_past_keep_their_own_positions() {
 #[test]
 fn the_royal_squares_and_the_bitsets_by_type_follow_every_change() {
     use crate::watched::royal_squares;
-    use crate::Pos;
     let tables = row(6);
     let king = Piece { kind: 1, ..man(0) };
     let royal = [false, true];
@@ -900,7 +901,6 @@ fn tables_that_do_not_hold_together_are_refused_with_the_first_fault() {
 #[test]
 fn the_threats_to_a_square_are_read_off_the_bitsets_of_each_type() {
     use crate::watched::ThreatMask;
-    use crate::Pos;
     // Men reach square 1 from anywhere; kings are unbounded (they may hit from anywhere).
     let tables = row(5);
     let (players, kinds, positions) = (2, 2, 5);
@@ -932,4 +932,113 @@ fn the_threats_to_a_square_are_read_off_the_bitsets_of_each_type() {
     // An attacker who is not a player has no bitsets, and threatens nothing.
     let none = ThreatMask::of(&reach, &state, 7, &[1]);
     assert_eq!(none.squares().count(), 0);
+}
+
+#[test]
+fn a_set_of_four_words_works_bit_by_bit_as_its_squares_say() {
+    use crate::shape::{SquareSet, Words};
+    type Wide = Words<4>;
+    let squares = |set: Wide| {
+        (0..Wide::WIDTH)
+            .filter(|&pos| set.has(pos))
+            .collect::<Vec<_>>()
+    };
+    let of = |squares: &[u32]| {
+        squares
+            .iter()
+            .fold(Wide::default(), |set, &p| set | Wide::bit(p))
+    };
+    // Sparse and dense sets, squares in every word and on the words' edges.
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..200 {
+        let words: [u64; 4] = std::array::from_fn(|_| match round % 3 {
+            0 => next() & next() & next(),
+            1 => next(),
+            _ => next() | 1 << 63 | 1,
+        });
+        let set = Wide::from_words(&words);
+        assert_eq!(set.words(), words);
+        let held = squares(set);
+        assert_eq!(of(&held), set);
+        assert_eq!(set.count() as usize, held.len());
+        assert_eq!(set.lowest(), held.first().copied().unwrap_or(Wide::WIDTH));
+        assert_eq!(squares(set.without_lowest()), held.get(1..).unwrap_or(&[]));
+        assert_eq!(squares(!set).len() + held.len(), 256);
+        let by = next() as u32 % 256;
+        let up: Vec<u32> = held.iter().map(|p| p + by).filter(|&p| p < 256).collect();
+        let down: Vec<u32> = held.iter().filter(|&&p| p >= by).map(|p| p - by).collect();
+        assert_eq!(squares(set << by), up, "{set:?} << {by}");
+        assert_eq!(squares(set >> by), down, "{set:?} >> {by}");
+        // The first two words behave as a u128 does.
+        let narrow = u128::from_words(&words);
+        let low = Wide::from_words(&words[..2]);
+        assert_eq!(narrow.count(), low.count());
+        assert_eq!(narrow.lowest().min(128), low.lowest().min(128));
+        assert_eq!(
+            narrow.without_lowest().words(),
+            low.without_lowest().words()
+        );
+    }
+    assert_eq!(Wide::default().lowest(), 256);
+    assert_eq!(Wide::default().without_lowest(), Wide::default());
+}
+
+#[test]
+fn a_footprint_on_a_wide_board_holds_every_square_folded_onto_its_bits() {
+    use crate::shape::{SquareSet, Words};
+    let mut footprint = Footprint::default();
+    footprint.note(130);
+    footprint.note(5);
+    let wide: Words<4> = footprint.squares();
+    let held: Vec<u32> = (0..256).filter(|&pos| wide.has(pos)).collect();
+    assert_eq!(held, [2, 5, 130, 133]);
+    assert!(held.iter().all(|&pos| footprint.contains(pos)));
+    let narrow: u64 = footprint.squares();
+    assert_eq!(narrow, 1 << 2 | 1 << 5);
+}
+
+#[test]
+fn the_targets_counted_in_bulk_are_the_narrowest_set_that_holds_every_starting_square() {
+    use crate::shape::{Bulk, Shape, Test};
+    use crate::tables::Setup;
+    let width = |starts: &[Pos]| {
+        let mut tables = row(300);
+        tables.pieces[0].shapes = vec![Some(Shape::Slide {
+            origin: Vec::new(),
+            dir: 1,
+            then: Some(vec![Test::Enemy]),
+        })];
+        tables.pieces[0].template_types = vec![None];
+        tables.setup = (starts.iter().enumerate())
+            .map(|(player, &pos)| Setup {
+                player: player as PlayerIx,
+                kind: 0,
+                positions: vec![pos],
+                off_board: 0,
+            })
+            .collect();
+        match tables.bulk_targets() {
+            Some(Bulk::OneWord(_)) => Some(64),
+            Some(Bulk::TwoWords(_)) => Some(128),
+            Some(Bulk::FourWords(targets)) => {
+                // The slide west from square 254 crosses every word to square 0.
+                let slide = &targets.targets[254];
+                assert_eq!(slide.rays.1 - slide.rays.0, 1);
+                assert_eq!(targets.rays[slide.rays.0 as usize].len, 254);
+                Some(256)
+            }
+            None => None,
+        }
+    };
+    assert_eq!(width(&[3, 63]), Some(64));
+    assert_eq!(width(&[3, 64]), Some(128));
+    assert_eq!(width(&[127, 128]), Some(256));
+    assert_eq!(width(&[150, 255]), Some(256));
+    assert_eq!(width(&[150, 256]), None);
 }

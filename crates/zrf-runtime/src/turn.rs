@@ -298,15 +298,16 @@ impl Routes {
 
     /// [`Routes::note`] of the turns of pieces on each of `origins` (bit `p % 64` of
     /// word `p / 64` for square `p`, each square new, in order), the last of them on
-    /// `last` going to each of `destinations` (squares below 128); with `last`
+    /// `last` going to each of `destinations` (squares below 256); with `last`
     /// [`NO_POS`], a turn noted next is from another square.
     #[inline]
-    pub(crate) fn note_origins(&mut self, origins: [u64; 2], last: Pos, destinations: [u64; 2]) {
-        // Square `p` is kept as `p + 1` (0 is for drops).
+    pub(crate) fn note_origins(&mut self, origins: [u64; 4], last: Pos, destinations: [u64; 4]) {
+        // Square `p` is kept as `p + 1` (0 is for drops), modulo 256 as in `note`.
         let kept = [
-            origins[0] << 1,
+            origins[0] << 1 | origins[3] >> 63,
             origins[1] << 1 | origins[0] >> 63,
-            origins[1] >> 63,
+            origins[2] << 1 | origins[1] >> 63,
+            origins[3] << 1 | origins[2] >> 63,
         ];
         let mut clash = 0;
         for (seen, kept) in self.origins.iter_mut().zip(kept) {
@@ -315,7 +316,7 @@ impl Routes {
         }
         self.clash |= clash != 0;
         self.run_origin = (last != NO_POS).then_some(Some(last));
-        self.destinations = [destinations[0], destinations[1], 0, 0];
+        self.destinations = destinations;
     }
 
     /// No turn noted, no clash.
