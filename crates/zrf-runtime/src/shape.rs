@@ -177,13 +177,42 @@ pub(crate) trait SquareSet:
     fn words(self) -> [u64; 4];
 }
 
+/// The squares of two words (a `u128`), counted together. Without a popcount
+/// instruction (the default x86-64 target has none), counting each word costs a dozen
+/// operations and a multiply; here the bits are summed by bytes in each word, the bytes
+/// of both added (at most 16 a byte), and one multiply adds them up (at most 128, within
+/// its top byte). Callgrind, xiangqi sample perft 4: 895.0 against 877.4 M instructions
+/// with `u128::count_ones`.
+#[inline(always)]
+fn count_two(low: u64, high: u64) -> u32 {
+    #[cfg(any(
+        target_feature = "popcnt",
+        not(any(target_arch = "x86", target_arch = "x86_64"))
+    ))]
+    return low.count_ones() + high.count_ones();
+    #[cfg(not(any(
+        target_feature = "popcnt",
+        not(any(target_arch = "x86", target_arch = "x86_64"))
+    )))]
+    {
+        const PAIRS: u64 = 0x5555_5555_5555_5555;
+        const NIBBLES: u64 = 0x3333_3333_3333_3333;
+        const BYTES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+        let by_bytes = |word: u64| {
+            let pairs = word - (word >> 1 & PAIRS);
+            let nibbles = (pairs & NIBBLES) + (pairs >> 2 & NIBBLES);
+            (nibbles + (nibbles >> 4)) & BYTES
+        };
+        let bytes = by_bytes(low) + by_bytes(high);
+        let count = (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
+        debug_assert_eq!(count, low.count_ones() + high.count_ones());
+        count
+    }
+}
+
 /// The methods of [`SquareSet`] an unsigned integer has as its own.
 macro_rules! integer_set_methods {
     ($int:ty) => {
-        #[inline(always)]
-        fn count(self) -> u32 {
-            self.count_ones()
-        }
         #[inline(always)]
         fn lowest(self) -> Pos {
             self.trailing_zeros()
@@ -206,6 +235,10 @@ impl SquareSet for u64 {
     fn has(self, pos: Pos) -> bool {
         debug_assert!(pos < 64);
         self >> pos & 1 == 1
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.count_ones()
     }
     integer_set_methods!(u64);
     #[inline(always)]
@@ -239,6 +272,10 @@ impl SquareSet for u128 {
         };
         debug_assert!(pos < 128);
         word >> (pos & 63) & 1 == 1
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        count_two(self as u64, (self >> 64) as u64)
     }
     integer_set_methods!(u128);
     #[inline(always)]
@@ -338,6 +375,9 @@ impl<const N: usize> SquareSet for Words<N> {
     }
     #[inline(always)]
     fn count(self) -> u32 {
+        // Word by word: the compiler counts them two at a time in vector registers
+        // (pairs counted as `count_two` does measured dearer: corpus shogi.zrf perft 4,
+        // 362.9 against 360.0 M instructions).
         self.0.iter().map(|word| word.count_ones()).sum()
     }
     #[inline(always)]
