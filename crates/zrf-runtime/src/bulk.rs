@@ -326,6 +326,9 @@ impl<B: SquareSet> BulkTargets<B> {
         square.rays.1 = self.rays.len() as u32;
         square.lame_leaps.1 = self.lame_leaps.len() as u32;
         square.guards.1 = self.guards.len() as u32;
+        square.leap_classes = (square.leaps.iter().enumerate())
+            .filter(|(_, leaps)| !leaps.is_empty())
+            .fold(0, |classes, (class, _)| classes | 1 << class);
         if square.counted | guarded == square.all && square.rays.0 == square.rays.1 {
             kind.simple |= B::bit(from);
         }
@@ -516,10 +519,11 @@ impl<B: SquareSet> BulkTargets<B> {
             return None;
         }
         let mut targets = B::default();
-        for (class, &leaps) in square.leaps.iter().enumerate() {
-            if !leaps.is_empty() {
-                targets |= leaps & occupancy.passing(LEAP_CLASSES[class]);
-            }
+        let mut classes = square.leap_classes;
+        while classes != 0 {
+            let class = classes.trailing_zeros() as usize;
+            targets |= square.leaps[class] & occupancy.passing(LEAP_CLASSES[class]);
+            classes &= classes - 1;
         }
         for leap in &self.lame_leaps[square.lame_leaps.0 as usize..square.lame_leaps.1 as usize] {
             if !(leap.past & occupancy.passing(leap.past_needs)).is_empty() {

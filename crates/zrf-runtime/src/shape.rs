@@ -417,6 +417,8 @@ pub(crate) struct SquareTargets<B> {
     /// The last squares of leaps, by what must stand there: anything, not a friend,
     /// nothing, an enemy.
     pub(crate) leaps: [B; 4],
+    /// Which of `leaps` hold a square, by bit: most pieces' leaps need one thing.
+    pub(crate) leap_classes: u8,
     /// Its slides: a range of [`BulkTargets::rays`].
     pub(crate) rays: (u32, u32),
     /// Its leaps past a square that must hold what a test wants: a range of
