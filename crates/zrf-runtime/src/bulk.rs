@@ -156,10 +156,11 @@ impl Board<'_> {
 impl Bulk {
     /// The targets of the shaped templates of `tables`, in the narrowest set that holds
     /// the squares pieces start on; `None` for a game without shapes, or one where
-    /// pieces start beyond the first 256 positions. Pieces counted in bulk on some squares and run their code on others cost
-    /// more than running the code everywhere (measured on shogi and xiangqi counted on
-    /// their first 64 squares: 3 to 8% slower perft). A board of a few more squares that
-    /// start empty (checkers with a dummy square) is counted on the narrower set.
+    /// pieces start beyond the first 256 positions. Pieces counted in bulk on some
+    /// squares and run their code on others cost more than running the code everywhere
+    /// (measured on shogi and xiangqi counted on their first 64 squares: 3 to 8% slower
+    /// perft). A board of a few more squares that start empty (checkers with a dummy
+    /// square) is counted on the narrower set.
     fn new(tables: &Tables) -> Option<Bulk> {
         if (tables.pieces.iter()).all(|p| p.shapes.iter().all(Option::is_none)) {
             return None;
