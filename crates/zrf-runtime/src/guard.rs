@@ -2,6 +2,8 @@
 //! mover's royal pieces safe, the attack tests it (and a search) asks, and the checks
 //! of their shortcuts against the general path.
 
+use smallvec::SmallVec;
+
 use crate::engine::Engine;
 use crate::gen::{Listed, SPARE_POSITION};
 use crate::run::{removal_square, Footprint, Screen, Steps};
@@ -9,8 +11,10 @@ use crate::state::{Change, State, Step};
 use crate::tables::{Filter, Turn};
 use crate::templates::Templates;
 use crate::turn::{drop_repeated_turns, Move};
-use crate::watched::{royal_squares, Probe, Watched};
-use crate::{PlayerIx, Pos};
+use crate::watched::{
+    one_piece_moving, royal_squares, threats_after_one_piece_moving, Probe, Watched,
+};
+use crate::{Kind, PlayerIx, Pos};
 
 impl<T: Templates> Engine<T> {
     /// The turns of `turn` in `state` that leave the `royal` pieces of the mover safe,
@@ -380,12 +384,65 @@ impl<'a> RoyalGuard<'a> {
     /// decided before, and the loop over them stays small.
     #[inline(never)]
     fn test_after<T: Templates>(&mut self, engine: &Engine<T>, state: &State, mv: &Move) -> bool {
-        let after = self.after.get_or_insert_with(|| {
-            SPARE_POSITION
-                .take()
-                .unwrap_or_else(|| Box::new(state.position_clone()))
-        });
-        engine.apply_into(state, mv, after);
+        let Some((targets, threats)) = self.threats_of_one_piece_moving(engine, state, mv) else {
+            return self.test_on_position_after(engine, state, mv);
+        };
+        let safe = threats.is_empty() || {
+            let after = position_after(&mut self.after, engine, state, mv);
+            let threats = threats.iter().copied();
+            !(engine.gen())
+                .captures_any_of_among(after, self.reply, &targets, self.royal, threats, None)
+        };
+        debug_assert_eq!(
+            safe,
+            self.test_on_position_after(engine, state, mv),
+            "{mv:?} judged by the threats after one piece moving, not as by the watched squares"
+        );
+        safe
+    }
+
+    /// Where `mv` moves one piece: the royal squares after it and the squares of the
+    /// attacker's pieces that may hit them by their type's reach (see
+    /// [`threats_after_one_piece_moving`]), read off the position before. Where there
+    /// are none, the test after answers safe without the position after being built;
+    /// where there are, only they are tested, without the watched squares carried over
+    /// ([`Watched::after_move`]). Most candidates the test after gets move a royal piece
+    /// (shogi perft 4: 99.7%, chess perft 5: 93%), and most of those to a square no
+    /// attacker's reach includes. `None` for other candidates, where the table cannot
+    /// tell, or where a type has drops (which the test would try).
+    fn threats_of_one_piece_moving<T: Templates>(
+        &self,
+        engine: &Engine<T>,
+        state: &State,
+        mv: &Move,
+    ) -> Option<ThreatsAfter> {
+        let reach = engine.tables.reach.as_ref()?;
+        let moving @ (from, to, captured) = one_piece_moving(&mv.steps)?;
+        let targets = &self.before.targets;
+        // A royal piece taken or landed on: the watched squares tell.
+        if targets.contains(&to) || captured.is_some_and(|pos| targets.contains(&pos)) {
+            return None;
+        }
+        let gen = engine.gen();
+        if (0..engine.tables.kinds() as Kind).any(|kind| gen.templates.has_drops(kind)) {
+            return None;
+        }
+        let targets: SmallVec<[Pos; 4]> = (targets.iter())
+            .map(|&t| if t == from { to } else { t })
+            .collect();
+        let attacker = self.before.attacker;
+        let threats = threats_after_one_piece_moving(reach, state, attacker, &targets, moving)?;
+        Some((targets, threats))
+    }
+
+    /// The attack test on the position after `mv`, built.
+    fn test_on_position_after<T: Templates>(
+        &mut self,
+        engine: &Engine<T>,
+        state: &State,
+        mv: &Move,
+    ) -> bool {
+        let after = position_after(&mut self.after, engine, state, mv);
         let (watched, probe) = (&self.before, &mut self.probe);
         let reach = engine.tables.reach.as_ref();
         watched.after_move(reach, state, after, mv, self.royal, probe);
@@ -415,6 +472,27 @@ impl<'a> RoyalGuard<'a> {
         );
         !attacked
     }
+}
+
+/// The royal squares after a candidate turn, and the squares of the attacker's pieces
+/// that may hit them.
+type ThreatsAfter = (SmallVec<[Pos; 4]>, SmallVec<[Pos; 8]>);
+
+/// The position after `mv` from `state`, written into `after`, the guard's spare
+/// position (taken when first needed).
+fn position_after<'s, T: Templates>(
+    after: &'s mut Option<Box<State>>,
+    engine: &Engine<T>,
+    state: &State,
+    mv: &Move,
+) -> &'s State {
+    let after = after.get_or_insert_with(|| {
+        SPARE_POSITION
+            .take()
+            .unwrap_or_else(|| Box::new(state.position_clone()))
+    });
+    engine.apply_into(state, mv, after);
+    after
 }
 
 impl RoyalGuard<'_> {

@@ -11,7 +11,7 @@ use crate::run::hits_any;
 use crate::state::{Change, State, Step};
 use crate::tables::Tables;
 use crate::turn::Move;
-use crate::{PlayerIx, Pos};
+use crate::{Kind, PlayerIx, Pos};
 
 /// The squares an attack test looks at, found once for a position and carried over to
 /// the position after each candidate move, so that testing a candidate does not scan
@@ -429,7 +429,7 @@ pub(crate) fn changed_squares(steps: &[Step]) -> SmallVec<[Pos; 8]> {
 /// and perhaps captures another on a third (`from`, `to`, the capture): the commonest
 /// turns, which hot paths read without a pass over the changes.
 #[inline]
-fn one_piece_moving(steps: &[Step]) -> Option<(Pos, Pos, Option<Pos>)> {
+pub(crate) fn one_piece_moving(steps: &[Step]) -> Option<(Pos, Pos, Option<Pos>)> {
     let [step] = steps else {
         return None;
     };
@@ -442,6 +442,74 @@ fn one_piece_moving(steps: &[Step]) -> Option<(Pos, Pos, Option<Pos>)> {
         }
         _ => None,
     }
+}
+
+/// The squares of the pieces of `attacker` that may hit one of `targets` by their
+/// type's reach (read backwards, [`Reach::hitting_from`]) in the position after a step
+/// that moves the piece on `from` to `to` and perhaps captures on a third square
+/// (`moving`, as [`one_piece_moving`] gives it), ascending: read off `before`, the
+/// pieces' bitsets masked by each target's rows, the squares the step empties or fills
+/// set right. Every piece of the attacker that could capture on a target after the step
+/// is among them. `None` where the table cannot tell (a target outside it), on boards
+/// of more than 256 squares, or where the origin is empty.
+pub(crate) fn threats_after_one_piece_moving(
+    reach: &Reach,
+    before: &State,
+    attacker: PlayerIx,
+    targets: &[Pos],
+    moving: (Pos, Pos, Option<Pos>),
+) -> Option<SmallVec<[Pos; 8]>> {
+    let piece = before.at(moving.0)?;
+    let own = before.kinds_words(attacker);
+    let threats_on = match before.own_words(attacker).len() {
+        1 => threats_on::<1>,
+        2 => threats_on::<2>,
+        3 => threats_on::<3>,
+        4 => threats_on::<4>,
+        _ => return None,
+    };
+    let moved = (piece.owner == attacker).then_some(piece.kind);
+    let mut threats = [0; 4];
+    for &target in targets {
+        let hitting = reach.hitting_from(attacker, target);
+        if hitting.len() != own.len() {
+            return None;
+        }
+        threats_on(own, hitting, moving, moved, &mut threats)?;
+    }
+    Some(squares_in(threats).map(|square| square as Pos).collect())
+}
+
+/// Ors into `threats` the squares of [`threats_after_one_piece_moving`] for one
+/// target, on a board of `N` words: `own` the attacker's bitsets by type, `hitting`
+/// the target's rows by type, and `moved` the moving piece's type where it is the
+/// attacker's. `None` for a step beyond the board's words.
+#[inline]
+fn threats_on<const N: usize>(
+    own: &[u64],
+    hitting: &[u64],
+    (from, to, captured): (Pos, Pos, Option<Pos>),
+    moved: Option<Kind>,
+    threats: &mut [u64; 4],
+) -> Option<()> {
+    let mut found = [0u64; N];
+    for (pieces, row) in own.chunks_exact(N).zip(hitting.chunks_exact(N)) {
+        for (w, threat) in found.iter_mut().enumerate() {
+            *threat |= pieces[w] & row[w];
+        }
+    }
+    // The pieces the step moves or takes stand elsewhere, or nowhere, after it.
+    for pos in [Some(from), Some(to), captured].into_iter().flatten() {
+        *found.get_mut(pos as usize / 64)? &= !(1 << (pos % 64));
+    }
+    let (word, mask) = (to as usize / 64, 1u64 << (to % 64));
+    if let Some(kind) = moved {
+        found[word] |= hitting.get(kind as usize * N + word)? & mask;
+    }
+    for (threat, found) in threats.iter_mut().zip(found) {
+        *threat |= found;
+    }
+    Some(())
 }
 
 /// Whether `step`, played on `before`, removes a piece from one of `targets` (not
