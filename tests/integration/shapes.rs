@@ -389,6 +389,32 @@ fn bulk_counts_equal_the_turns_listed_on_a_board_of_160_squares() {
     assert!(checked > 500, "great board: {checked} plies");
 }
 
+#[test]
+fn pieces_of_a_type_counted_together_on_a_board_of_160_squares_equal_the_turns_listed() {
+    // Eleven men a side of one leap, more than one per word of the four-word set: each
+    // side's men are counted together by shifting their bitset, White's on the set's
+    // second word.
+    let rules = GREAT_BOARD
+        .replace(
+            "   (board-setup",
+            "   (piece (name Man) (moves (step n)))\n   (board-setup",
+        )
+        .replace(
+            "(Pawn c2 f2 h2 k2 n2))",
+            "(Pawn c2 f2 h2 k2 n2) (Man a3 b3 d3 e3 g3 i3 j3 l3 m3 o3 p3))",
+        )
+        .replace(
+            "(Pawn c9 f9 h9 k9 n9))",
+            "(Pawn c9 f9 h9 k9 n9) (Man a9 b9 d9 e9 g9 i9 j9 l9 m9 o9 p9))",
+        );
+    let engine = interpret(&rules);
+    assert_eq!(perft_counted_as_listed(&engine, 3), [35, 945, 34561]);
+    let checked: usize = (1..=20)
+        .map(|seed| count_along_playout(&engine, seed, 150, "great board with men"))
+        .sum();
+    assert!(checked > 500, "great board with men: {checked} plies");
+}
+
 /// Plays a random game of `plies` from `seed`, checking at every position that the
 /// legal turns counted are as many as those listed; how many positions it checked.
 fn count_along_playout<G: Game>(engine: &G, seed: u64, plies: usize, what: &str) -> usize {

@@ -214,10 +214,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 run.output().take_bulk_count(&mut count);
             }
         }
-        // Pieces are counted together only on one-word sets (see `BulkTargets::new`).
-        let [first_word, beyond @ ..] = together.words();
-        debug_assert_eq!(beyond, [0; 3]);
-        let mut pieces = state.pieces_of_except(turn.move_as, first_word);
+        let mut pieces = state.pieces_of_except(turn.move_as, together.words());
         while let Some((pos, piece)) = pieces.next() {
             let counted = bulk
                 .targets(turn.move_as, piece.kind, pos, &occupancy)

@@ -463,11 +463,11 @@ pub(crate) struct KindLeap<B> {
     pub(crate) from: B,
     /// The offset to the square passed (the last square, for a leap past none), and
     /// what must stand there ([`ANYTHING`] for none).
-    pub(crate) first: i8,
+    pub(crate) first: i16,
     pub(crate) past_needs: Standing,
     /// The offset from there to the last square (0 for a leap past none), and what must
     /// stand there.
-    pub(crate) then: i8,
+    pub(crate) then: i16,
     pub(crate) needs: Standing,
 }
 
@@ -475,7 +475,7 @@ pub(crate) struct KindLeap<B> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct KindGuard<B> {
     pub(crate) from: B,
-    pub(crate) offsets: [i8; 2],
+    pub(crate) offsets: [i16; 2],
     pub(crate) needs: [Standing; 2],
 }
 
@@ -513,7 +513,7 @@ impl<B: SquareSet> KindTargets<B> {
 
 /// `bits` moved by `offset` squares (up for a positive one).
 #[inline(always)]
-pub(crate) fn shifted<B: SquareSet>(bits: B, offset: i8) -> B {
+pub(crate) fn shifted<B: SquareSet>(bits: B, offset: i16) -> B {
     match offset >= 0 {
         true => bits << offset as u32,
         false => bits >> offset.unsigned_abs() as u32,

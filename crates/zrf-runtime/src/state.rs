@@ -493,21 +493,24 @@ impl State {
     }
 
     /// `player`'s pieces with their squares, in position order, but for those on the
-    /// squares below 64 whose bits are set in `except`.
+    /// squares below 256 whose bits are set in `except` (a word per 64 squares), masked
+    /// off as each word is read.
     #[inline]
     pub(crate) fn pieces_of_except(
         &self,
         player: PlayerIx,
-        except: u64,
+        except: [u64; 4],
     ) -> impl Iterator<Item = (Pos, Piece)> + '_ {
         let piece_at = |pos: Pos| Some((pos, self.board.get(pos as usize).copied().flatten()?));
         let own = self.own_words(player);
+        let [first_except, beyond @ ..] = except;
         let squares = match own.split_first() {
             Some((&first, rest)) => Squares {
                 words: rest,
                 base: 0,
                 next_base: 64,
-                bits: first & !except,
+                bits: first & !first_except,
+                except: beyond,
             },
             None => Squares::of(own),
         };
@@ -841,6 +844,8 @@ struct Squares<'a> {
     next_base: Pos,
     /// What is left of the current word.
     bits: u64,
+    /// The squares to leave out of the next words (the first three).
+    except: [u64; 3],
 }
 
 impl Squares<'_> {
@@ -851,6 +856,7 @@ impl Squares<'_> {
             base: 0,
             next_base: 0,
             bits: 0,
+            except: [0; 3],
         }
     }
 }
@@ -863,7 +869,9 @@ impl Iterator for Squares<'_> {
         while self.bits == 0 {
             let (&first, rest) = self.words.split_first()?;
             self.words = rest;
-            self.bits = first;
+            let [except, beyond @ ..] = self.except;
+            self.bits = first & !except;
+            self.except = [beyond[0], beyond[1], 0];
             self.base = self.next_base;
             self.next_base += 64;
         }
