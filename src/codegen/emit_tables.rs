@@ -477,6 +477,21 @@ fn shape(shape: &Shape, names: &Names) -> String {
             names.dir(*dir),
             tests(hopped)
         ),
+        Shape::Strike {
+            origin,
+            dir,
+            tests: struck,
+            piece,
+        } => format!(
+            "Shape::Strike {{ origin: {}, dir: dir::{}, tests: {}, piece: {} }}",
+            tests(origin),
+            names.dir(*dir),
+            tests(struck),
+            piece.map_or("None".to_string(), |k| format!(
+                "Some(kind::{})",
+                names.kind(k)
+            ))
+        ),
         Shape::Guarded {
             origin,
             steps: opening,

@@ -1,14 +1,15 @@
 //! Which move templates have a shape whose turns the runtime counts in bulk
 //! ([`Shape`]): a leap or step with tests on the squares passed (perhaps promoting in a
-//! zone, where its code runs), a slide, and a slide that captures by hopping over a
-//! piece, each perhaps after zone tests of the square it starts on; and of any other
-//! template, the steps and tests it opens with (a `capture` among them skipped), or
-//! the zone tests of its square alone. Each is recognised from the template's statements
-//! exactly as written, whatever move type it is listed under (the runtime keeps the
-//! types apart); anything else (marks, flags, captures, partial moves, `opposite`
-//! directions) is left to the code.
+//! zone, where its code runs), a slide, a slide that captures by hopping over a piece,
+//! and a look along a line that adds only on the first piece in the way (perhaps
+//! testing its type), each perhaps after zone tests of the square it starts on; and of
+//! any other template, the steps and tests it opens with (a `capture` among them
+//! skipped), or the zone tests of its square alone. Each is recognised from the
+//! template's statements exactly as written, whatever move type it is listed under (the
+//! runtime keeps the types apart); anything else (marks, flags, captures, partial
+//! moves, `opposite` directions) is left to the code.
 
-use zrf_runtime::{LeapStep, Shape, Test};
+use zrf_runtime::{Kind, LeapStep, Shape, Test};
 
 use crate::ir::{AddKind, Cond, Dir, Stmt};
 
@@ -55,6 +56,13 @@ fn leap_or_slide(template: &[Stmt], origin: &[Test]) -> Option<Shape> {
             };
         }
     }
+    if let [first, looped, verified @ .., last] = template {
+        if let (Some(dir), true) = (stepped(first), is_plain_add(last)) {
+            if hopped(looped) == Some(dir) {
+                return strike(origin, dir, verified);
+            }
+        }
+    }
     match template {
         [steps @ .., last] if is_plain_add(last) => leap(origin, steps, None),
         [steps @ .., Stmt::If(Cond::InZone(zone, None), _, otherwise)] if matches!(&otherwise[..], [add] if is_plain_add(add)) => {
@@ -62,6 +70,28 @@ fn leap_or_slide(template: &[Stmt], origin: &[Test]) -> Option<Shape> {
         }
         _ => None,
     }
+}
+
+/// A [`Shape::Strike`] along `dir` whose last square passes `verified`: tests, one of
+/// them perhaps `(piece? TYPE)`.
+fn strike(origin: &[Test], dir: u16, verified: &[Stmt]) -> Option<Shape> {
+    let mut piece = None;
+    let mut tests = Vec::new();
+    for stmt in verified {
+        match stmt {
+            Stmt::Verify(Cond::Piece(kind, None)) if piece.is_none() => {
+                piece = Some(kind.narrow::<Kind>());
+            }
+            Stmt::Verify(cond) => tests.push(test(cond)?),
+            _ => return None,
+        }
+    }
+    Some(Shape::Strike {
+        origin: origin.to_vec(),
+        dir,
+        tests,
+        piece,
+    })
 }
 
 /// The steps and tests a template of any other form starts with, where it starts with

@@ -1,9 +1,10 @@
 //! Move templates of the shapes the runtime counts in bulk (leaps, slides, cannons'
-//! hops, openings that guard the rest): which the lowering recognises, and counts found
-//! in bulk equal to the turns listed one by one, on boards where the shortcut meets its
-//! edge cases (rays that come round a cylinder, neutral pieces, leaps past a square that
-//! must be empty, promotion zones, a royal piece whose safety the screen decides,
-//! boards of more than 64 and more than 128 squares).
+//! hops, openings that guard the rest) or reads attacks off (strikes): which the
+//! lowering recognises, and counts found in bulk equal to the turns listed one by one,
+//! on boards where the shortcut meets its edge cases (rays that come round a cylinder,
+//! neutral pieces, leaps past a square that must be empty, promotion zones, a royal
+//! piece whose safety the screen decides, boards of more than 64 and more than 128
+//! squares).
 
 use std::io::Write;
 
@@ -120,6 +121,41 @@ const CANNONS: &str = r#"
    (board-setup
       (White (King e1) (Rook a1 j1) (Cannon b2 i2 c4) (Pawn c2 d2 e2 f2 g2 h2))
       (Black (King e8) (Rook a8 j8) (Cannon b7 i7 h5) (Pawn c7 d7 e7 f7 g7 h7)))
+   (loss-condition (White Black) (checkmated King)))
+"#;
+
+/// Strikes: kings that take the other king along an open file (`piece?`), lancers that
+/// take only at a distance, horses whose leap passes a square that must be empty, and
+/// a look that tests two types (not a strike), on a board of 64 squares.
+const STRIKES: &str = r#"
+(define step ($1 (verify not-friend?) add))
+(define slide ($1 (while empty? add $1) (verify not-friend?) add))
+(define fly ($1 (while empty? $1) (verify (piece? King)) (verify enemy?) add))
+(define lance ($1 (while empty? $1) (verify enemy?) add))
+(define horse ($1 (verify empty?) $2 (verify not-friend?) add))
+(game
+   (title "Strikes")
+   (players White Black)
+   (turn-order White Black)
+   (board
+      (grid
+         (start-rectangle 0 0 10 10)
+         (dimensions ("a/b/c/d/e/f/g/h" (10 0)) ("8/7/6/5/4/3/2/1" (0 10)))
+         (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1)))
+      (symmetry Black (n s) (s n) (ne se) (se ne) (nw sw) (sw nw)))
+   (piece
+      (name King)
+      (moves (step n) (step e) (step s) (step w) (fly n) (fly s)))
+   (piece (name Rook) (moves (slide n) (slide e) (slide s) (slide w)))
+   (piece
+      (name Lancer)
+      (moves (lance n) (lance e) (lance w) (n (verify empty?) add)
+             (w (while empty? w) (verify (piece? Rook)) (verify (piece? Lancer)) add)))
+   (piece (name Horse) (moves (horse n ne) (horse n nw) (horse e ne) (horse w nw)))
+   (piece (name Pawn) (moves (step n)))
+   (board-setup
+      (White (King d1) (Rook a1) (Lancer c2 f1) (Horse b1 g1) (Pawn a2 e2 h2))
+      (Black (King e8) (Rook h8) (Lancer f7 c8) (Horse b8 g8) (Pawn a7 d7 h7)))
    (loss-condition (White Black) (checkmated King)))
 "#;
 
@@ -376,6 +412,48 @@ fn cannons_hop_and_bulk_counts_equal_the_turns_listed_on_a_board_of_80_squares()
         .map(|seed| count_along_playout(&engine, seed, 150, "cannons"))
         .sum();
     assert!(checked > 500, "cannons: {checked} plies");
+}
+
+#[test]
+fn strikes_are_recognised_and_the_royal_guard_reading_them_lists_the_turns_listed() {
+    // Debug builds check every answer of the guard's test after a turn that moves one
+    // piece, which reads the strikes off the bulk targets, against the code run on the
+    // position after.
+    let engine = interpret(STRIKES);
+    let king_kind = (engine.tables.pieces.iter()).position(|p| p.name == "King");
+    let [n, e, w] = ["n", "e", "w"].map(|name| dir(&engine, name));
+    assert_eq!(
+        shapes_of(&engine, "King")[4],
+        Some(Shape::Strike {
+            origin: vec![],
+            dir: n,
+            tests: vec![Test::Enemy],
+            piece: king_kind.map(|k| k as u16),
+        })
+    );
+    let lancer = shapes_of(&engine, "Lancer");
+    assert_eq!(
+        lancer[1],
+        Some(Shape::Strike {
+            origin: vec![],
+            dir: e,
+            tests: vec![Test::Enemy],
+            piece: None,
+        })
+    );
+    // Two type tests are not a strike: only the opening guards the rest.
+    assert_eq!(
+        lancer[4],
+        Some(Shape::Guarded {
+            origin: vec![],
+            steps: vec![step(w, &[])],
+        })
+    );
+    assert_eq!(perft_counted_as_listed(&engine, 3), [15, 207, 2790]);
+    let checked: usize = (1..=20)
+        .map(|seed| count_along_playout(&engine, seed, 150, "strikes"))
+        .sum();
+    assert!(checked > 500, "strikes: {checked} plies");
 }
 
 #[test]

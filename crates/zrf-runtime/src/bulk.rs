@@ -1,12 +1,13 @@
 //! The turns of shaped templates (see [`crate::shape`]) counted in bulk from
 //! precomputed target sets instead of run step by step, on the first 64, 128 or 256
 //! positions of a board ([`SquareSet`]; a template from one of them that may go beyond
-//! runs its code, as do pieces on the others). A perft's last ply (`Steps::count_plain`) counts a piece's shaped
-//! turns as the popcount of the squares they reach that the attack test before
-//! decides, as each of them would be counted one by one anyway (see `BulkCount`); the
-//! others are added one by one, and its other templates run their code unless their
-//! guard fails. The shaped templates of one move type are counted (never the first of
-//! `move-priorities`: once a step of that type comes, counting in bulk stops).
+//! runs its code, as do pieces on the others). A perft's last ply
+//! (`Steps::count_plain`) counts a piece's shaped turns as the popcount of the squares
+//! they reach that the attack test before decides, as each of them would be counted one
+//! by one anyway (see `BulkCount`); the others are added one by one, and its other
+//! templates run their code unless their guard fails. The shaped templates of one move
+//! type are counted (never the first of `move-priorities`: once a step of that type
+//! comes, counting in bulk stops).
 //!
 //! Pieces of a type the player starts with more of than it has leaps are first counted
 //! together where every template of theirs is a leap or guarded, no guard passes and
@@ -19,6 +20,12 @@
 //! work. Debug builds check every count against the length of the general path's list
 //! ([`crate::Engine::legal_move_count`]), and the corpus playouts check it on every
 //! position of every game (`count-error`).
+//!
+//! The royal guard's test after a turn that moves one piece reads off the same targets
+//! whether an attacker's counted templates, or its strikes ([`Shape::Strike`], kept
+//! for this alone), take a royal piece, without the position after built
+//! ([`Tables::strikes_after_one_piece_moving`]); debug builds check every answer
+//! against the templates' code run on the position after.
 
 use smallvec::SmallVec;
 
@@ -26,7 +33,7 @@ use crate::run::MAX_LOOP;
 use crate::shape::{
     shifted, Bulk, BulkTargets, Guard, KindGuard, KindLeap, KindTargets, LameLeap, LeapStep, Ray,
     Shape, SquareSet, SquareTargets, Standing, Test, Words, ANYTHING, EMPTY, ENEMY, FRIEND,
-    LEAP_CLASSES,
+    LEAP_CLASSES, NEUTRAL,
 };
 use crate::state::State;
 use crate::tables::{is_active_in, PlayerView, Setup, Tables, NO_POS};
@@ -204,6 +211,7 @@ impl<B: SquareSet> BulkTargets<B> {
             squares,
             targets: Vec::with_capacity(tables.players.len() * kinds * squares),
             rays: Vec::new(),
+            strikes: Vec::new(),
             ray_bits: Vec::new(),
             lame_leaps: Vec::new(),
             guards: Vec::new(),
@@ -269,6 +277,7 @@ impl<B: SquareSet> BulkTargets<B> {
                 _ => u64::MAX,
             },
             rays: range(self.rays.len()),
+            strikes: range(self.strikes.len()),
             lame_leaps: range(self.lame_leaps.len()),
             guards: range(self.guards.len()),
             ..SquareTargets::default()
@@ -283,6 +292,7 @@ impl<B: SquareSet> BulkTargets<B> {
                 Some(Shape::Leap { origin, .. })
                 | Some(Shape::Slide { origin, .. })
                 | Some(Shape::Hop { origin, .. })
+                | Some(Shape::Strike { origin, .. })
                 | Some(Shape::Guarded { origin, .. }) => origin.as_slice(),
                 None => &[],
             };
@@ -320,6 +330,21 @@ impl<B: SquareSet> BulkTargets<B> {
                         None => false,
                     }
                 }
+                Some(Shape::Strike {
+                    dir, tests, piece, ..
+                }) => {
+                    let ends = [Some(tests.as_slice()), None];
+                    match self.ray(board, *dir, ends, from, B::default()) {
+                        // Its first step leaves the board: it adds nothing.
+                        Some(ray) if ray.squares.is_empty() => true,
+                        Some(ray) => {
+                            self.strikes.push((ray, *piece));
+                            square.struck |= template;
+                            false
+                        }
+                        None => false,
+                    }
+                }
                 Some(Shape::Slide { .. } | Shape::Hop { .. }) => false,
             };
             if counted {
@@ -327,6 +352,7 @@ impl<B: SquareSet> BulkTargets<B> {
             }
         }
         square.rays.1 = self.rays.len() as u32;
+        square.strikes.1 = self.strikes.len() as u32;
         square.lame_leaps.1 = self.lame_leaps.len() as u32;
         square.guards.1 = self.guards.len() as u32;
         square.leap_classes = (square.leaps.iter().enumerate())
@@ -455,6 +481,26 @@ impl<B: SquareSet> BulkTargets<B> {
         from: Pos,
         reached: &mut B,
     ) -> bool {
+        let Some(ray) = self.ray(board, dir, ends, from, *reached) else {
+            return false;
+        };
+        self.rays.push(ray);
+        *reached |= ray.squares;
+        true
+    }
+
+    /// The ray along `dir` from `from`, its squares noted in [`BulkTargets::ray_bits`],
+    /// where the last square that is not empty, or the next one past it, passes the
+    /// tests of `ends`; `None` where the code must decide: round a cycle, beyond the
+    /// set's squares, longer than a loop may run, or onto a square of `reached`.
+    fn ray(
+        &mut self,
+        board: &Board<'_>,
+        dir: Dir,
+        ends: [Option<&[Test]>; 2],
+        from: Pos,
+        reached: B,
+    ) -> Option<Ray<B>> {
         let mut squares: SmallVec<[Pos; 16]> = SmallVec::new();
         let mut mask = B::default();
         let mut pos = board.link(from, dir);
@@ -462,14 +508,14 @@ impl<B: SquareSet> BulkTargets<B> {
             // Round a cycle, back to its start, or beyond the set's squares: the code
             // decides.
             if pos == from || pos >= B::WIDTH || mask.has(pos) {
-                return false;
+                return None;
             }
             mask |= B::bit(pos);
             squares.push(pos);
             pos = board.link(pos, dir);
         }
-        if squares.len() > MAX_LOOP as usize || !(mask & *reached).is_empty() {
-            return false;
+        if squares.len() > MAX_LOOP as usize || !(mask & reached).is_empty() {
+            return None;
         }
         let [(end, end_zones), (hop, hop_zones)] = ends.map(|tests| match tests {
             None => (0, B::default()),
@@ -482,7 +528,7 @@ impl<B: SquareSet> BulkTargets<B> {
         });
         let (start, len) = (self.ray_bits.len(), squares.len());
         self.ray_bits.extend(squares.into_iter().map(B::bit));
-        self.rays.push(Ray {
+        Some(Ray {
             squares: mask,
             start: start as u32,
             len: len as u32,
@@ -490,9 +536,7 @@ impl<B: SquareSet> BulkTargets<B> {
             end_zones,
             hop,
             hop_zones,
-        });
-        *reached |= mask;
-        true
+        })
     }
 
     /// The squares the counted templates of a `kind` of `player`'s on `from` add steps
@@ -570,6 +614,158 @@ impl<B: SquareSet> BulkTargets<B> {
             false => not_run,
         };
         Some((targets, slid, not_run))
+    }
+}
+
+impl<B: SquareSet> BulkTargets<B> {
+    /// Of the `attacker`'s pieces on `threats`, in `state` after a piece of another
+    /// player's moves (`moving`, as [`crate::watched::one_piece_moving`] gives it):
+    /// whether one of them adds a step on one of `targets` by a counted template or a
+    /// strike, so takes what stands there; where none does, `threats` keeps only the
+    /// pieces with other templates that may hit a target, whose code must run on the
+    /// position after. The invariant: those templates add a step on a square exactly
+    /// where [`BulkTargets::targets`] (or the code, for strikes) would, and a plain step
+    /// onto a square takes the piece there.
+    fn strikes_after_one_piece_moving(
+        &self,
+        tables: &Tables,
+        state: &State,
+        attacker: PlayerIx,
+        targets: &[Pos],
+        threats: &mut SmallVec<[Pos; 8]>,
+        (from, to, captured): (Pos, Pos, Option<Pos>),
+    ) -> bool {
+        let Some(reach) = &tables.reach else {
+            return false;
+        };
+        let after = |pos: Pos| match pos {
+            _ if pos == to => state.at(from),
+            _ if pos == from || Some(pos) == captured => None,
+            _ => state.at(pos),
+        };
+        let within = |pos: &Pos| *pos < B::WIDTH;
+        let others = |pos: &Pos| after(*pos).is_some_and(|piece| piece.owner != attacker);
+        if !others(&to)
+            || !targets.iter().all(others)
+            || !(targets.iter().chain([from, to].iter()).chain(&captured)).all(within)
+        {
+            return false;
+        }
+        // What stands on a square after the step, as the attacker sees it.
+        let standing = |pos: Pos| match after(pos) {
+            None => EMPTY,
+            Some(piece) if piece.owner == attacker => FRIEND,
+            Some(piece) if tables.is_active(piece.owner) => ENEMY,
+            Some(_) => NEUTRAL,
+        };
+        let mut occupied = B::default();
+        for player in 0..tables.players.len() as PlayerIx {
+            occupied |= B::from_words(state.own_words(player));
+        }
+        let emptied = B::bit(from) | captured.map_or(B::default(), B::bit);
+        let occupied = (occupied & !emptied) | B::bit(to);
+        let mut struck = false;
+        threats.retain(|pos| {
+            let Some(piece) = state.at(*pos).filter(|_| !struck) else {
+                return true;
+            };
+            let at = (attacker as usize * self.kinds + piece.kind as usize) * self.squares;
+            let Some(square) = self.targets.get(at + *pos as usize) else {
+                return true;
+            };
+            let unread = square.all & !(square.counted | square.struck);
+            if unread != 0
+                && reach.templates_hitting(attacker, piece.kind, *pos, targets) & unread != 0
+            {
+                return true;
+            }
+            struck = targets.iter().any(|&target| {
+                let kind = after(target).map_or(0, |piece| piece.kind);
+                self.strikes(square, target, kind, occupied, standing)
+            });
+            struck
+        });
+        struck
+    }
+
+    /// Whether the counted templates or strikes of `square` add a step on `target`,
+    /// which holds a piece of type `kind`, in a position where `occupied` are the
+    /// occupied squares and `standing` tells what stands on a square: the walk of
+    /// [`BulkTargets::targets`] for one square.
+    fn strikes(
+        &self,
+        square: &SquareTargets<B>,
+        target: Pos,
+        kind: Kind,
+        occupied: B,
+        standing: impl Fn(Pos) -> Standing,
+    ) -> bool {
+        let bit = B::bit(target);
+        let on_target = standing(target);
+        let mut classes = square.leap_classes;
+        while classes != 0 {
+            let class = classes.trailing_zeros() as usize;
+            if !(square.leaps[class] & bit).is_empty() && LEAP_CLASSES[class] & on_target != 0 {
+                return true;
+            }
+            classes &= classes - 1;
+        }
+        for leap in &self.lame_leaps[square.lame_leaps.0 as usize..square.lame_leaps.1 as usize] {
+            if !(leap.target & bit).is_empty()
+                && leap.needs & on_target != 0
+                && leap.past_needs & standing(leap.past.lowest()) != 0
+            {
+                return true;
+            }
+        }
+        let rays = self.rays[square.rays.0 as usize..square.rays.1 as usize].iter();
+        let strikes = &self.strikes[square.strikes.0 as usize..square.strikes.1 as usize];
+        let strikes = (strikes.iter()).filter(|(_, piece)| piece.is_none_or(|p| p == kind));
+        for ray in rays.chain(strikes.map(|(ray, _)| ray)) {
+            if (ray.squares & bit).is_empty() {
+                continue;
+            }
+            let squares = &self.ray_bits[ray.start as usize..(ray.start + ray.len) as usize];
+            let mut blockers = (squares.iter()).filter(|&&s| !(s & occupied).is_empty());
+            // Where the ray adds on the target: its first piece, or the next past it.
+            let (end, zones) = match blockers.next() {
+                Some(&first) if first == bit => (ray.end, ray.end_zones),
+                Some(_) if ray.hop != 0 && blockers.next() == Some(&bit) => {
+                    (ray.hop, ray.hop_zones)
+                }
+                _ => continue,
+            };
+            if end & on_target != 0 && !(bit & zones).is_empty() {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+impl Tables {
+    /// [`BulkTargets::strikes_after_one_piece_moving`] on the game's bulk targets;
+    /// without them, false with `threats` kept whole.
+    pub(crate) fn strikes_after_one_piece_moving(
+        &self,
+        state: &State,
+        attacker: PlayerIx,
+        targets: &[Pos],
+        threats: &mut SmallVec<[Pos; 8]>,
+        moving: (Pos, Pos, Option<Pos>),
+    ) -> bool {
+        match self.bulk_targets() {
+            Some(Bulk::OneWord(bulk)) => {
+                bulk.strikes_after_one_piece_moving(self, state, attacker, targets, threats, moving)
+            }
+            Some(Bulk::TwoWords(bulk)) => {
+                bulk.strikes_after_one_piece_moving(self, state, attacker, targets, threats, moving)
+            }
+            Some(Bulk::FourWords(bulk)) => {
+                bulk.strikes_after_one_piece_moving(self, state, attacker, targets, threats, moving)
+            }
+            None => false,
+        }
     }
 }
 

@@ -384,14 +384,34 @@ impl<'a> RoyalGuard<'a> {
     /// decided before, and the loop over them stays small.
     #[inline(never)]
     fn test_after<T: Templates>(&mut self, engine: &Engine<T>, state: &State, mv: &Move) -> bool {
-        let Some((targets, threats)) = self.threats_of_one_piece_moving(engine, state, mv) else {
+        let Some((targets, mut threats, moving)) =
+            self.threats_of_one_piece_moving(engine, state, mv)
+        else {
             return self.test_on_position_after(engine, state, mv);
         };
-        let safe = threats.is_empty() || {
-            let after = position_after(&mut self.after, engine, state, mv);
-            let threats = threats.iter().copied();
-            !(engine.gen())
-                .captures_any_of_among(after, self.reply, &targets, self.royal, threats, None)
+        // The threats' counted templates and strikes are read off the bulk targets,
+        // which hold no move types: where the reply may make any type of move. Only the
+        // other templates' code runs, on the position after.
+        let attacker = self.before.attacker;
+        let safe = if threats.is_empty() {
+            true
+        } else if self.reply.move_type.is_none()
+            && (engine.tables).strikes_after_one_piece_moving(
+                state,
+                attacker,
+                &targets,
+                &mut threats,
+                moving,
+            )
+        {
+            false
+        } else {
+            threats.is_empty() || {
+                let after = position_after(&mut self.after, engine, state, mv);
+                let threats = threats.iter().copied();
+                !(engine.gen())
+                    .captures_any_of_among(after, self.reply, &targets, self.royal, threats, None)
+            }
         };
         debug_assert_eq!(
             safe,
@@ -432,7 +452,7 @@ impl<'a> RoyalGuard<'a> {
             .collect();
         let attacker = self.before.attacker;
         let threats = threats_after_one_piece_moving(reach, state, attacker, &targets, moving)?;
-        Some((targets, threats))
+        Some((targets, threats, moving))
     }
 
     /// The attack test on the position after `mv`, built.
@@ -474,9 +494,13 @@ impl<'a> RoyalGuard<'a> {
     }
 }
 
-/// The royal squares after a candidate turn, and the squares of the attacker's pieces
-/// that may hit them.
-type ThreatsAfter = (SmallVec<[Pos; 4]>, SmallVec<[Pos; 8]>);
+/// The royal squares after a candidate turn that moves one piece, the squares of the
+/// attacker's pieces that may hit them, and the move (as [`one_piece_moving`] gives it).
+type ThreatsAfter = (
+    SmallVec<[Pos; 4]>,
+    SmallVec<[Pos; 8]>,
+    (Pos, Pos, Option<Pos>),
+);
 
 /// The position after `mv` from `state`, written into `after`, the guard's spare
 /// position (taken when first needed).

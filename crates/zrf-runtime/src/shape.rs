@@ -1,10 +1,11 @@
 //! Move templates of the shapes most pieces are written in, as data: a leap or step
 //! (a few directions, tests on the squares passed, one `add`), a slide
-//! (`d (while empty? add d)`, then perhaps tests and a last `add`) and a slide that
-//! captures by hopping over a piece (a xiangqi cannon), each perhaps after zone tests of
-//! the square it starts on; and of any other template, the steps and tests it opens
-//! with, whose failure means it adds nothing. The compiler's lowering
-//! recognises them and puts them in [`crate::PieceInfo::shapes`].
+//! (`d (while empty? add d)`, then perhaps tests and a last `add`), a slide that
+//! captures by hopping over a piece (a xiangqi cannon) and a look along a line that
+//! adds only on the first piece in the way (a xiangqi general facing the other), each
+//! perhaps after zone tests of the square it starts on; and of any other template, the
+//! steps and tests it opens with, whose failure means it adds nothing. The compiler's
+//! lowering recognises them and puts them in [`crate::PieceInfo::shapes`].
 //!
 //! Also the layout of [`BulkTargets`], which `bulk` works out from the shapes and
 //! counts with: per player, piece type and square, the squares each shaped template may
@@ -55,6 +56,20 @@ pub enum Shape {
         /// The tests of the square hopped to.
         tests: Vec<Test>,
     },
+    /// `d (while empty? d) (verify t…) add`: the piece added on the first square along
+    /// `d` that is not empty, if it passes every test and, with `piece`, holds a piece
+    /// of that type (a xiangqi general facing the other along an open file). Its turns
+    /// are not counted in bulk; the attack test reads its captures off the bulk targets.
+    Strike {
+        /// The tests of the square the piece stands on, before the first step.
+        origin: Vec<Test>,
+        /// The direction looked along.
+        dir: Dir,
+        /// The tests of the first square that is not empty.
+        tests: Vec<Test>,
+        /// `(piece? TYPE)` of that square, by the type's number.
+        piece: Option<Kind>,
+    },
     /// A template of any other form whose code starts with these tests and steps
     /// (perhaps none, after tests of its square): where they fail, whatever the rest
     /// does, it adds nothing, and is not run.
@@ -98,7 +113,9 @@ impl Shape {
                 (origin, steps.iter().flat_map(|s| s.tests.clone()).collect())
             }
             Shape::Slide { origin, then, .. } => (origin, then.iter().flatten().copied().collect()),
-            Shape::Hop { origin, tests, .. } => (origin, tests.clone()),
+            Shape::Hop { origin, tests, .. } | Shape::Strike { origin, tests, .. } => {
+                (origin, tests.clone())
+            }
         };
         tests.extend_from_slice(origin);
         let coded_in = match self {
@@ -116,7 +133,9 @@ impl Shape {
             Shape::Leap { steps, .. } | Shape::Guarded { steps, .. } => {
                 steps.iter().map(|s| s.dir).collect()
             }
-            Shape::Slide { dir, .. } | Shape::Hop { dir, .. } => vec![*dir],
+            Shape::Slide { dir, .. } | Shape::Hop { dir, .. } | Shape::Strike { dir, .. } => {
+                vec![*dir]
+            }
         };
         (directions, zones)
     }
@@ -421,6 +440,10 @@ pub(crate) struct SquareTargets<B> {
     pub(crate) leap_classes: u8,
     /// Its slides: a range of [`BulkTargets::rays`].
     pub(crate) rays: (u32, u32),
+    /// Its strikes ([`Shape::Strike`]), not counted: a range of
+    /// [`BulkTargets::strikes`], and the templates, by number.
+    pub(crate) strikes: (u32, u32),
+    pub(crate) struck: u64,
     /// Its leaps past a square that must hold what a test wants: a range of
     /// [`BulkTargets::lame_leaps`].
     pub(crate) lame_leaps: (u32, u32),
@@ -550,7 +573,10 @@ pub(crate) struct BulkTargets<B> {
     /// `(player * kinds + kind) * squares + square`.
     pub(crate) targets: Vec<SquareTargets<B>>,
     pub(crate) rays: Vec<Ray<B>>,
-    /// The squares of the rays, each as a set of one, in order.
+    /// The rays of strikes ([`Shape::Strike`]), each with the type that must stand
+    /// where it adds, if any.
+    pub(crate) strikes: Vec<(Ray<B>, Option<Kind>)>,
+    /// The squares of the rays and strikes, each as a set of one, in order.
     pub(crate) ray_bits: Vec<B>,
     pub(crate) lame_leaps: Vec<LameLeap<B>>,
     pub(crate) guards: Vec<Guard<B>>,
