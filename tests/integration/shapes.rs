@@ -159,6 +159,34 @@ const STRIKES: &str = r#"
    (loss-condition (White Black) (checkmated King)))
 "#;
 
+/// [`STRIKES`]'s pieces on a board of 72 squares whose last rank, where none starts,
+/// lies beyond the 64 the bulk targets hold: pieces that reach it keep their code.
+const STRIKES_BEYOND: &str = r#"
+(define step ($1 (verify not-friend?) add))
+(define slide ($1 (while empty? add $1) (verify not-friend?) add))
+(define fly ($1 (while empty? $1) (verify (piece? King)) (verify enemy?) add))
+(define lance ($1 (while empty? $1) (verify enemy?) add))
+(game
+   (title "Strikes beyond")
+   (players White Black)
+   (turn-order White Black)
+   (board
+      (grid
+         (start-rectangle 0 0 10 10)
+         (dimensions ("a/b/c/d/e/f/g/h" (10 0)) ("9/8/7/6/5/4/3/2/1" (0 10)))
+         (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1)))
+      (symmetry Black (n s) (s n) (ne se) (se ne) (nw sw) (sw nw)))
+   (piece
+      (name King)
+      (moves (step n) (step e) (step s) (step w) (fly n) (fly s)))
+   (piece (name Rook) (moves (slide n) (slide e) (slide s) (slide w)))
+   (piece (name Lancer) (moves (lance n) (lance e) (lance w) (lance s) (n (verify empty?) add)))
+   (board-setup
+      (White (King d2) (Rook a2 h3) (Lancer c3 f2))
+      (Black (King e9) (Rook a9 h8) (Lancer f8 c9)))
+   (loss-condition (White Black) (checkmated King)))
+"#;
+
 /// A board of 160 squares (16 by 10) where one side starts on the first 32 and the
 /// other beyond square 128, counted on sets of four words: slides whose rays cross the
 /// words, leaps past a square that must be empty, a promotion zone, and kings whose
@@ -454,6 +482,17 @@ fn strikes_are_recognised_and_the_royal_guard_reading_them_lists_the_turns_liste
         .map(|seed| count_along_playout(&engine, seed, 150, "strikes"))
         .sum();
     assert!(checked > 500, "strikes: {checked} plies");
+}
+
+#[test]
+fn strikes_read_off_the_bulk_targets_leave_pieces_beyond_them_to_their_code() {
+    let engine = interpret(STRIKES_BEYOND);
+    assert_eq!(engine.tables.positions.len(), 72);
+    assert_eq!(perft_counted_as_listed(&engine, 3), [28, 513, 12690]);
+    let checked: usize = (1..=20)
+        .map(|seed| count_along_playout(&engine, seed, 150, "strikes beyond"))
+        .sum();
+    assert!(checked > 500, "strikes beyond: {checked} plies");
 }
 
 #[test]

@@ -666,7 +666,8 @@ impl<B: SquareSet> BulkTargets<B> {
         let occupied = (occupied & !emptied) | B::bit(to);
         let mut struck = false;
         threats.retain(|pos| {
-            let Some(piece) = state.at(*pos).filter(|_| !struck) else {
+            // Pieces beyond the set's squares have no targets: their code runs.
+            let Some(piece) = state.at(*pos).filter(|_| !struck && *pos < B::WIDTH) else {
                 return true;
             };
             let at = (attacker as usize * self.kinds + piece.kind as usize) * self.squares;
