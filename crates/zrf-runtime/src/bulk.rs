@@ -37,7 +37,7 @@ use crate::shape::{
 };
 use crate::state::State;
 use crate::tables::{is_active_in, PlayerView, Setup, Tables, NO_POS};
-use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
+use crate::{Dir, Kind, MoveType, Piece, PlayerIx, Pos};
 
 /// The squares of one position by what stands there, as the mover sees them.
 #[derive(Clone, Copy, Debug)]
@@ -643,21 +643,31 @@ impl<B: SquareSet> BulkTargets<B> {
             _ if pos == from || Some(pos) == captured => None,
             _ => state.at(pos),
         };
-        let within = |pos: &Pos| *pos < B::WIDTH;
-        let others = |pos: &Pos| after(*pos).is_some_and(|piece| piece.owner != attacker);
-        if !others(&to)
-            || !targets.iter().all(others)
-            || !(targets.iter().chain([from, to].iter()).chain(&captured)).all(within)
-        {
-            return false;
-        }
         // What stands on a square after the step, as the attacker sees it.
-        let standing = |pos: Pos| match after(pos) {
+        let standing = |piece: Option<Piece>| match piece {
             None => EMPTY,
             Some(piece) if piece.owner == attacker => FRIEND,
             Some(piece) if tables.is_active(piece.owner) => ENEMY,
             Some(_) => NEUTRAL,
         };
+        let within = |pos: &Pos| *pos < B::WIDTH;
+        let moving_owner = after(to).map(|piece| piece.owner);
+        if moving_owner.is_none_or(|owner| owner == attacker)
+            || !([from, to].iter().chain(&captured)).all(within)
+        {
+            return false;
+        }
+        // Each target as a set of one, what stands there, and its type: another
+        // player's piece.
+        let mut aims: SmallVec<[(B, Standing, Kind); 4]> = SmallVec::new();
+        for &target in targets {
+            match after(target) {
+                Some(piece) if target < B::WIDTH && piece.owner != attacker => {
+                    aims.push((B::bit(target), standing(Some(piece)), piece.kind));
+                }
+                _ => return false,
+            }
+        }
         let mut occupied = B::default();
         for player in 0..tables.players.len() as PlayerIx {
             occupied |= B::from_words(state.own_words(player));
@@ -680,29 +690,24 @@ impl<B: SquareSet> BulkTargets<B> {
             {
                 return true;
             }
-            struck = targets.iter().any(|&target| {
-                let kind = after(target).map_or(0, |piece| piece.kind);
-                self.strikes(square, target, kind, occupied, standing)
-            });
+            let standing = |pos: Pos| standing(after(pos));
+            struck = (aims.iter()).any(|&aim| self.strikes(square, aim, occupied, standing));
             struck
         });
         struck
     }
 
-    /// Whether the counted templates or strikes of `square` add a step on `target`,
-    /// which holds a piece of type `kind`, in a position where `occupied` are the
-    /// occupied squares and `standing` tells what stands on a square: the walk of
-    /// [`BulkTargets::targets`] for one square.
+    /// Whether the counted templates or strikes of `square` add a step on a target
+    /// (`bit`, where what stands passes `on_target`, a piece of type `kind`), in a
+    /// position where `occupied` are the occupied squares and `standing` tells what
+    /// stands on a square: the walk of [`BulkTargets::targets`] for one square.
     fn strikes(
         &self,
         square: &SquareTargets<B>,
-        target: Pos,
-        kind: Kind,
+        (bit, on_target, kind): (B, Standing, Kind),
         occupied: B,
         standing: impl Fn(Pos) -> Standing,
     ) -> bool {
-        let bit = B::bit(target);
-        let on_target = standing(target);
         let mut classes = square.leap_classes;
         while classes != 0 {
             let class = classes.trailing_zeros() as usize;
