@@ -624,8 +624,9 @@ impl<B: SquareSet> BulkTargets<B> {
     /// strike, so takes what stands there; where none does, `threats` keeps only the
     /// pieces with other templates that may hit a target, whose code must run on the
     /// position after. The invariant: those templates add a step on a square exactly
-    /// where [`BulkTargets::targets`] (or the code, for strikes) would, and a plain step
-    /// onto a square takes the piece there.
+    /// where [`BulkTargets::targets`] (or the code, for strikes) would, and their step
+    /// onto a target, a plain `add` whose piece keeps its type, takes the royal piece
+    /// there, leaving fewer of the protected types (`removes_protected`).
     fn strikes_after_one_piece_moving(
         &self,
         tables: &Tables,
