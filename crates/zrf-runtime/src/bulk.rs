@@ -272,8 +272,9 @@ impl<B: SquareSet> BulkTargets<B> {
     ) -> SquareTargets<B> {
         let range = |len: usize| (len as u32, len as u32);
         let mut square = SquareTargets {
+            // A type none of whose templates has a shape lists no shapes: every bit.
             all: match shapes.len() {
-                n @ 0..=63 => (1 << n) - 1,
+                n @ 1..=63 => (1 << n) - 1,
                 _ => u64::MAX,
             },
             rays: range(self.rays.len()),

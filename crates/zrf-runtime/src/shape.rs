@@ -428,7 +428,9 @@ impl<const N: usize> SquareSet for Words<N> {
 /// add a step to.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SquareTargets<B> {
-    /// The type's templates, by number (bit 63 for all from the 63rd on).
+    /// The type's templates, by number (bit 63 for all from the 63rd on; every bit for a
+    /// type whose templates have no shapes, which [`crate::PieceInfo::shapes`] leaves
+    /// unlisted).
     pub(crate) all: u64,
     /// The templates counted in bulk here, by number (none from the 63rd on). The
     /// others run their code, but for those a guard skips.
