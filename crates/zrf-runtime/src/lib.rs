@@ -44,6 +44,7 @@ mod reach;
 mod run;
 mod shape;
 mod state;
+mod strikes;
 mod tables;
 mod templates;
 #[cfg(test)]

@@ -1,0 +1,176 @@
+//! Legality: whether an attacker's pieces take a royal piece after a turn that moves
+//! one piece, read off the bulk targets (see [`crate::bulk`]) instead of their code
+//! run on the position after: the counted leaps, leaps past a square, slides and hops,
+//! walked for the target square alone on the occupancy after the step, and the rays of
+//! strikes ([`crate::Shape::Strike`]), which the targets keep for this test alone. The
+//! royal guard's test after (`crate::guard`) asks; debug builds check every answer
+//! against the templates' code run on the position after.
+
+use smallvec::SmallVec;
+
+use crate::shape::{
+    Bulk, BulkTargets, SquareSet, SquareTargets, Standing, EMPTY, ENEMY, FRIEND, LEAP_CLASSES,
+    NEUTRAL,
+};
+use crate::state::State;
+use crate::tables::Tables;
+use crate::{Kind, Piece, PlayerIx, Pos};
+
+impl<B: SquareSet> BulkTargets<B> {
+    /// Of the `attacker`'s pieces on `threats`, in `state` after a piece of another
+    /// player's moves (`moving`, as [`crate::watched::one_piece_moving`] gives it):
+    /// whether one of them adds a step on one of `targets` by a counted template or a
+    /// strike, so takes what stands there; where none does, `threats` keeps only the
+    /// pieces with other templates that may hit a target, whose code must run on the
+    /// position after. The invariant: those templates add a step on a square exactly
+    /// where [`BulkTargets::targets`] (or the code, for strikes) would, and their step
+    /// onto a target, a plain `add` whose piece keeps its type, takes the royal piece
+    /// there, leaving fewer of the protected types (`removes_protected`).
+    fn strikes_after_one_piece_moving(
+        &self,
+        tables: &Tables,
+        state: &State,
+        attacker: PlayerIx,
+        targets: &[Pos],
+        threats: &mut SmallVec<[Pos; 8]>,
+        (from, to, captured): (Pos, Pos, Option<Pos>),
+    ) -> bool {
+        let Some(reach) = &tables.reach else {
+            return false;
+        };
+        let after = |pos: Pos| match pos {
+            _ if pos == to => state.at(from),
+            _ if pos == from || Some(pos) == captured => None,
+            _ => state.at(pos),
+        };
+        // What stands on a square after the step, as the attacker sees it.
+        let standing = |piece: Option<Piece>| match piece {
+            None => EMPTY,
+            Some(piece) if piece.owner == attacker => FRIEND,
+            Some(piece) if tables.is_active(piece.owner) => ENEMY,
+            Some(_) => NEUTRAL,
+        };
+        let within = |pos: &Pos| *pos < B::WIDTH;
+        let moving_owner = after(to).map(|piece| piece.owner);
+        if moving_owner.is_none_or(|owner| owner == attacker)
+            || !([from, to].iter().chain(&captured)).all(within)
+        {
+            return false;
+        }
+        // Each target as a set of one, what stands there, and its type: another
+        // player's piece.
+        let mut aims: SmallVec<[(B, Standing, Kind); 4]> = SmallVec::new();
+        for &target in targets {
+            match after(target) {
+                Some(piece) if target < B::WIDTH && piece.owner != attacker => {
+                    aims.push((B::bit(target), standing(Some(piece)), piece.kind));
+                }
+                _ => return false,
+            }
+        }
+        let mut occupied = B::default();
+        for player in 0..tables.players.len() as PlayerIx {
+            occupied |= B::from_words(state.own_words(player));
+        }
+        let emptied = B::bit(from) | captured.map_or(B::default(), B::bit);
+        let occupied = (occupied & !emptied) | B::bit(to);
+        let mut struck = false;
+        threats.retain(|pos| {
+            // Pieces beyond the set's squares have no targets: their code runs.
+            let Some(piece) = state.at(*pos).filter(|_| !struck && *pos < B::WIDTH) else {
+                return true;
+            };
+            let at = (attacker as usize * self.kinds + piece.kind as usize) * self.squares;
+            let Some(square) = self.targets.get(at + *pos as usize) else {
+                return true;
+            };
+            let unread = square.all & !(square.counted | square.struck);
+            if unread != 0
+                && reach.templates_hitting(attacker, piece.kind, *pos, targets) & unread != 0
+            {
+                return true;
+            }
+            let standing = |pos: Pos| standing(after(pos));
+            struck = (aims.iter()).any(|&aim| self.strikes(square, aim, occupied, standing));
+            struck
+        });
+        struck
+    }
+
+    /// Whether the counted templates or strikes of `square` add a step on a target
+    /// (`bit`, where what stands passes `on_target`, a piece of type `kind`), in a
+    /// position where `occupied` are the occupied squares and `standing` tells what
+    /// stands on a square: the walk of [`BulkTargets::targets`] for one square.
+    fn strikes(
+        &self,
+        square: &SquareTargets<B>,
+        (bit, on_target, kind): (B, Standing, Kind),
+        occupied: B,
+        standing: impl Fn(Pos) -> Standing,
+    ) -> bool {
+        let mut classes = square.leap_classes;
+        while classes != 0 {
+            let class = classes.trailing_zeros() as usize;
+            if !(square.leaps[class] & bit).is_empty() && LEAP_CLASSES[class] & on_target != 0 {
+                return true;
+            }
+            classes &= classes - 1;
+        }
+        for leap in &self.lame_leaps[square.lame_leaps.0 as usize..square.lame_leaps.1 as usize] {
+            if !(leap.target & bit).is_empty()
+                && leap.needs & on_target != 0
+                && leap.past_needs & standing(leap.past.lowest()) != 0
+            {
+                return true;
+            }
+        }
+        let rays = self.rays[square.rays.0 as usize..square.rays.1 as usize].iter();
+        let strikes = &self.strikes[square.strikes.0 as usize..square.strikes.1 as usize];
+        let strikes = (strikes.iter()).filter(|(_, piece)| piece.is_none_or(|p| p == kind));
+        for ray in rays.chain(strikes.map(|(ray, _)| ray)) {
+            if (ray.squares & bit).is_empty() {
+                continue;
+            }
+            let squares = &self.ray_bits[ray.start as usize..(ray.start + ray.len) as usize];
+            let mut blockers = (squares.iter()).filter(|&&s| !(s & occupied).is_empty());
+            // Where the ray adds on the target: its first piece, or the next past it.
+            let (end, zones) = match blockers.next() {
+                Some(&first) if first == bit => (ray.end, ray.end_zones),
+                Some(_) if ray.hop != 0 && blockers.next() == Some(&bit) => {
+                    (ray.hop, ray.hop_zones)
+                }
+                _ => continue,
+            };
+            if end & on_target != 0 && !(bit & zones).is_empty() {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+impl Tables {
+    /// [`BulkTargets::strikes_after_one_piece_moving`] on the game's bulk targets;
+    /// without them, false with `threats` kept whole.
+    pub(crate) fn strikes_after_one_piece_moving(
+        &self,
+        state: &State,
+        attacker: PlayerIx,
+        targets: &[Pos],
+        threats: &mut SmallVec<[Pos; 8]>,
+        moving: (Pos, Pos, Option<Pos>),
+    ) -> bool {
+        match self.bulk_targets() {
+            Some(Bulk::OneWord(bulk)) => {
+                bulk.strikes_after_one_piece_moving(self, state, attacker, targets, threats, moving)
+            }
+            Some(Bulk::TwoWords(bulk)) => {
+                bulk.strikes_after_one_piece_moving(self, state, attacker, targets, threats, moving)
+            }
+            Some(Bulk::FourWords(bulk)) => {
+                bulk.strikes_after_one_piece_moving(self, state, attacker, targets, threats, moving)
+            }
+            None => false,
+        }
+    }
+}
