@@ -275,8 +275,10 @@ impl State {
             self.occupied.copy_from_slice(&source.occupied);
         } else {
             self.occupied.clone_from(&source.occupied);
-            self.sizes = source.sizes;
         }
+        // Games of other sizes may lay out as many words otherwise (a spare position
+        // outlives the game it was made for).
+        self.sizes = source.sizes;
         if !Rc::ptr_eq(&self.stock, &source.stock) {
             self.stock.clone_from(&source.stock);
         }

@@ -1042,3 +1042,25 @@ fn the_targets_counted_in_bulk_are_the_narrowest_set_that_holds_every_starting_s
     assert_eq!(width(&[150, 255]), Some(256));
     assert_eq!(width(&[150, 256]), None);
 }
+
+#[test]
+fn a_spare_position_copies_a_game_whose_bitsets_take_as_many_words_laid_out_otherwise() {
+    // Two players, two types, 100 squares: (2 + 2 * 2) bitsets of two words; two
+    // players, five types, 60 squares: (2 + 2 * 5) bitsets of one word. Twelve each.
+    let wide = row(100);
+    let mut narrow = row(60);
+    let extra = narrow.pieces[1].clone();
+    narrow.pieces.extend([extra.clone(), extra.clone(), extra]);
+    let mut scratch = None;
+    State::copy_into(&mut scratch, &board(&wide, &[(70, man(1))]));
+    let fifth = Piece {
+        kind: 4,
+        owner: 1,
+        attributes: 0,
+    };
+    let source = board(&narrow, &[(3, fifth), (5, man(0))]);
+    let copy = State::copy_into(&mut scratch, &source);
+    assert!(copy.occupancy_matches_board());
+    assert_eq!(copy.kind_words(1, 4), [1 << 3]);
+    assert_eq!(copy.own_words(0), [1 << 5]);
+}
