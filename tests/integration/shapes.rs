@@ -208,6 +208,42 @@ fn cylinder() -> interp::Interpreted {
     interpret(CYLINDER)
 }
 
+/// Draughts with men that jump every way (guarded openings, a chain going on with
+/// jumps) and flying kings whose templates have no shape (a capture from afar going on
+/// with a type of its own): the guards end most chains of men unplayed, and the
+/// kings' chains are left to their code.
+const FLYING_KINGS: &str = r#"
+(define step ($1 (verify empty?) (if (in-zone? crown) (add King) else add)))
+(define jump ($1 (verify enemy?) capture $1 (verify empty?) (add-partial jumps)))
+(define fly ((while (empty? $1) $1) $1 (verify enemy?) capture $1 (verify empty?) (add-partial $2)))
+(define glide ((while (empty? $1) $1 add)))
+(game
+   (title "Flying kings")
+   (players White Black)
+   (turn-order White Black)
+   (move-priorities jumps steps)
+   (board
+      (grid
+         (start-rectangle 0 0 10 10)
+         (dimensions ("a/b/c/d/e/f" (10 0)) ("6/5/4/3/2/1" (0 10)))
+         (directions (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1)))
+      (symmetry Black (ne se) (se ne) (nw sw) (sw nw))
+      (zone (name crown) (players White) (positions a6 b6 c6 d6 e6 f6))
+      (zone (name crown) (players Black) (positions a1 b1 c1 d1 e1 f1)))
+   (piece
+      (name Man)
+      (moves (move-type jumps) (jump nw) (jump ne) (jump sw) (jump se) (move-type steps) (step nw) (step ne)))
+   (piece
+      (name King)
+      (moves (move-type jumps) (fly nw flights) (fly ne flights) (fly sw flights) (fly se flights)
+             (move-type flights) (fly nw flights) (fly ne flights) (fly sw flights) (fly se flights)
+             (move-type steps) (glide nw) (glide ne) (glide sw) (glide se)))
+   (board-setup
+      (White (Man a1 c1 e1 b2 d2 f2) (King a3))
+      (Black (Man b6 d6 f6 a5 c5 e5) (King f4)))
+   (loss-condition (White Black) stalemated))
+"#;
+
 fn interpret(rules: &str) -> interp::Interpreted {
     let mut file = tempfile::Builder::new()
         .suffix(".zrf")
@@ -496,6 +532,30 @@ fn pieces_of_a_type_counted_together_on_a_board_of_160_squares_equal_the_turns_l
         .map(|seed| count_along_playout(&engine, seed, 150, "great board with men"))
         .sum();
     assert!(checked > 500, "great board with men: {checked} plies");
+}
+
+#[test]
+fn chains_the_guards_end_unplayed_are_the_turns_their_code_lists() {
+    // Debug builds check every chain the guards end against the templates' code run on
+    // the position after its step.
+    let engine = interpret(FLYING_KINGS);
+    assert!(shapes_of(&engine, "King").is_empty());
+    let nw = dir(&engine, "nw");
+    assert_eq!(
+        shapes_of(&engine, "Man")[0],
+        Some(Shape::Guarded {
+            origin: vec![],
+            steps: vec![step(nw, &[Test::Enemy]), step(nw, &[Test::Empty])],
+        })
+    );
+    assert_eq!(
+        perft_counted_as_listed(&engine, 8),
+        [5, 18, 42, 118, 335, 864, 2321, 6382]
+    );
+    let checked: usize = (1..=20)
+        .map(|seed| count_along_playout(&engine, seed, 150, "flying kings"))
+        .sum();
+    assert!(checked > 300, "flying kings: {checked} plies");
 }
 
 /// Plays a random game of `plies` from `seed`, checking at every position that the

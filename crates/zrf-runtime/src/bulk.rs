@@ -23,6 +23,9 @@
 //!
 //! The royal guard's test after a turn that moves one piece reads the same targets, and
 //! the rays of strikes ([`Shape::Strike`], kept for it alone): see `crate::strikes`.
+//! Move listing reads the guards, and the templates that never add from a square
+//! ([`BulkTargets::idle`]), to tell where a chain of partial steps ends: see
+//! `crate::chains`.
 
 use smallvec::SmallVec;
 
@@ -30,11 +33,11 @@ use crate::run::MAX_LOOP;
 use crate::shape::{
     shifted, Bulk, BulkTargets, Guard, KindGuard, KindLeap, KindTargets, LameLeap, LeapStep, Ray,
     Shape, SquareSet, SquareTargets, Standing, Test, Words, ANYTHING, EMPTY, ENEMY, FRIEND,
-    LEAP_CLASSES,
+    LEAP_CLASSES, NEUTRAL,
 };
 use crate::state::State;
 use crate::tables::{is_active_in, PlayerView, Setup, Tables, NO_POS};
-use crate::{Dir, Kind, MoveType, PlayerIx, Pos};
+use crate::{Dir, Kind, MoveType, Piece, PlayerIx, Pos};
 
 /// The squares of one position by what stands there, as the mover sees them.
 #[derive(Clone, Copy, Debug)]
@@ -80,6 +83,18 @@ impl<B: SquareSet> Occupancy<B> {
     #[inline]
     fn passing(&self, standing: Standing) -> B {
         self.passing[standing as usize & 15]
+    }
+}
+
+/// What `piece` (none: an empty square) is to `viewer`, as [`Occupancy`] sorts squares,
+/// where `active` are the players who take turns ([`Tables::active_players`]).
+#[inline]
+pub(crate) fn standing(active: &[u64; 4], viewer: PlayerIx, piece: Option<Piece>) -> Standing {
+    match piece {
+        None => EMPTY,
+        Some(piece) if piece.owner == viewer => FRIEND,
+        Some(piece) if is_active_in(active, piece.owner) => ENEMY,
+        Some(_) => NEUTRAL,
     }
 }
 
@@ -186,8 +201,7 @@ impl<B: SquareSet> BulkTargets<B> {
     /// The targets of the shaped templates of `tables` from the first
     /// [`SquareSet::WIDTH`] positions, seen through each player's view.
     fn new(tables: &Tables) -> BulkTargets<B> {
-        let squares = tables.positions.len();
-        let kinds = tables.pieces.len();
+        let layout = tables.layout();
         // Counted turns are tallied under one move type, never the first of the
         // priorities: a step of that one drops the others (`Keep::Narrowing`).
         let narrowing = tables.priorities.first().copied();
@@ -204,9 +218,9 @@ impl<B: SquareSet> BulkTargets<B> {
             .flatten();
         let mut bulk = BulkTargets::<B> {
             counted_type,
-            kinds,
-            squares,
-            targets: Vec::with_capacity(tables.players.len() * kinds * squares),
+            layout,
+            targets: Vec::with_capacity(layout.squares()),
+            idle: Vec::with_capacity(layout.squares()),
             rays: Vec::new(),
             strikes: Vec::new(),
             ray_bits: Vec::new(),
@@ -221,14 +235,15 @@ impl<B: SquareSet> BulkTargets<B> {
             let mut together = Vec::new();
             for (kind, piece) in tables.pieces.iter().enumerate() {
                 let mut targets = KindTargets::<B>::default();
-                for from in 0..squares as Pos {
+                for from in 0..layout.positions as Pos {
                     let (shapes, types) = (&piece.shapes, &piece.template_types);
-                    let square = match from < B::WIDTH {
+                    let (square, idle) = match from < B::WIDTH {
                         true => bulk.square_targets(&board, shapes, types, from, &mut targets),
                         // Nothing counted: the code runs.
-                        false => SquareTargets::default(),
+                        false => (SquareTargets::default(), 0),
                     };
                     bulk.targets.push(square);
+                    bulk.idle.push(idle);
                 }
                 // Counting a type's pieces together costs a few operations per leap,
                 // however many pieces there are; one by one, a lookup per piece. So it
@@ -256,9 +271,10 @@ impl<B: SquareSet> BulkTargets<B> {
         bulk
     }
 
-    /// The targets of the templates of `shapes`, listed under move `types`, from `from`;
-    /// its leaps and guards also go to `kind`, and `from` is one of its simple squares
-    /// where every template is a counted leap or guarded.
+    /// The targets of the templates of `shapes`, listed under move `types`, from `from`,
+    /// and those of them that never add from there ([`BulkTargets::idle`]); its leaps
+    /// and guards also go to `kind`, and `from` is one of its simple squares where every
+    /// template is a counted leap or guarded.
     fn square_targets(
         &mut self,
         board: &Board<'_>,
@@ -266,7 +282,7 @@ impl<B: SquareSet> BulkTargets<B> {
         types: &[Option<MoveType>],
         from: Pos,
         kind: &mut KindTargets<B>,
-    ) -> SquareTargets<B> {
+    ) -> (SquareTargets<B>, u64) {
         let range = |len: usize| (len as u32, len as u32);
         let mut square = SquareTargets {
             // A type none of whose templates has a shape lists no shapes: every bit.
@@ -283,7 +299,7 @@ impl<B: SquareSet> BulkTargets<B> {
         // Every square some counted template may add a step to: a template that may
         // add to one of them too runs its code, as only the code tells two steps apart.
         let mut reached = B::default();
-        let mut guarded = 0u64;
+        let (mut guarded, mut idle) = (0u64, 0u64);
         for (number, shape) in shapes.iter().enumerate().take(63) {
             let template = 1u64 << number;
             let origin = match shape {
@@ -299,13 +315,18 @@ impl<B: SquareSet> BulkTargets<B> {
                 None => false,
                 // The square holds the moving piece, a friend: only zone tests pass,
                 // where the square is in the zone.
-                Some(_) if !board.passes_on_origin(origin, from) => true,
+                Some(_) if !board.passes_on_origin(origin, from) => {
+                    idle |= template;
+                    true
+                }
                 Some(Shape::Leap {
                     steps, coded_in, ..
                 }) if countable => {
                     let leap = self.leap(board, steps, *coded_in, from, &mut square, &mut reached);
-                    if let Some(Some(leap)) = leap {
-                        kind.add_leap(leap);
+                    match leap {
+                        Some(Some(leap)) => kind.add_leap(leap),
+                        Some(None) => idle |= template,
+                        None => {}
                     }
                     leap.is_some()
                 }
@@ -319,7 +340,10 @@ impl<B: SquareSet> BulkTargets<B> {
                 }
                 Some(Shape::Leap { steps, .. } | Shape::Guarded { steps, .. }) => {
                     match self.guard(board, steps, from, template) {
-                        Some(None) => true,
+                        Some(None) => {
+                            idle |= template;
+                            true
+                        }
                         Some(Some(guard)) => {
                             kind.add_guard(guard);
                             guarded |= template;
@@ -334,7 +358,10 @@ impl<B: SquareSet> BulkTargets<B> {
                     let ends = [Some(tests.as_slice()), None];
                     match self.ray(board, *dir, ends, from, B::default()) {
                         // Its first step leaves the board: it adds nothing.
-                        Some(ray) if ray.squares.is_empty() => true,
+                        Some(ray) if ray.squares.is_empty() => {
+                            idle |= template;
+                            true
+                        }
                         Some(ray) => {
                             self.strikes.push((ray, *piece));
                             square.struck |= template;
@@ -359,7 +386,7 @@ impl<B: SquareSet> BulkTargets<B> {
         if square.counted | guarded == square.all && square.rays.0 == square.rays.1 {
             kind.simple |= B::bit(from);
         }
-        square
+        (square, idle)
     }
 
     /// Notes the guard of `template`, whose code opens with `steps`, from `from`:
@@ -537,6 +564,13 @@ impl<B: SquareSet> BulkTargets<B> {
         })
     }
 
+    /// Where the entries of `player`'s piece of `kind` on `from` stand in
+    /// [`BulkTargets::targets`] and [`BulkTargets::idle`].
+    #[inline]
+    pub(crate) fn entry(&self, player: PlayerIx, kind: Kind, from: Pos) -> usize {
+        (self.layout).square(player as usize, kind as usize, from as usize)
+    }
+
     /// The squares the counted templates of a `kind` of `player`'s on `from` add steps
     /// to in a position seen as `occupancy`, how many loop iterations their code would
     /// spend, and the templates whose code need not run (counted, or skipped by their
@@ -549,8 +583,7 @@ impl<B: SquareSet> BulkTargets<B> {
         from: Pos,
         occupancy: &Occupancy<B>,
     ) -> Option<(B, u32, u64)> {
-        let at = (player as usize * self.kinds + kind as usize) * self.squares + from as usize;
-        let square = self.targets.get(at)?;
+        let square = self.targets.get(self.entry(player, kind, from))?;
         let mut not_run = square.counted;
         for guard in &self.guards[square.guards.0 as usize..square.guards.1 as usize] {
             let [first, second] = guard.squares;

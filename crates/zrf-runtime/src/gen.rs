@@ -110,6 +110,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 moves.push(mv);
                 continue;
             }
+            if let [step] = &mv.steps[..] {
+                if self.ends_unplayed(state, turn, step, 1, &mut budget) {
+                    moves.push(mv);
+                    continue;
+                }
+            }
             let after = State::copy_into(&mut scratch, state);
             for step in &mv.steps {
                 after.apply_step(self.tables, step);
@@ -283,6 +289,39 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         self.templates.drops(&mut run, kind, filter);
     }
 
+    /// Whether `step`, the last of a chain of `length` steps, ends it in `before`, the
+    /// position with the steps before it applied, told without playing it: where the
+    /// limits stop the chain, or the tables tell that nothing continues it
+    /// ([`Tables::ends_chain`]), spending `budget` as [`Gen::continuations`] would.
+    /// False where the step must be played to learn it.
+    fn ends_unplayed(
+        &self,
+        before: &State,
+        turn: Turn,
+        step: &Step,
+        length: usize,
+        budget: &mut usize,
+    ) -> bool {
+        if step.continue_with.is_none() || length >= MAX_CHAIN || *budget == 0 {
+            return true;
+        }
+        if !self.tables.ends_chain(before, turn.move_as, step) {
+            return false;
+        }
+        *budget -= 1;
+        debug_assert!(
+            {
+                let mut scratch = None;
+                let after = State::copy_into(&mut scratch, before);
+                after.apply_step(self.tables, step);
+                self.continuations(after, turn, step, length, &mut 1)
+                    .is_empty()
+            },
+            "the guards end the chain at {step:?}, which its piece's templates continue"
+        );
+        true
+    }
+
     /// Pushes every complete turn that starts with `first`, a turn whose last step is
     /// partial; `after` is the position with it applied.
     fn complete_chain(
@@ -348,6 +387,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             .into_iter()
             .filter_map(Move::into_single_step)
         {
+            if self.ends_unplayed(after, turn, &step, chain.len() + 1, budget) {
+                chain.push(step);
+                out.push(Move::of_chain(chain));
+                chain.pop();
+                continue;
+            }
             let further = State::copy_into(&mut scratch, after);
             further.apply_step(self.tables, &step);
             let deeper = self.continuations(further, turn, &step, chain.len() + 1, budget);

@@ -28,6 +28,7 @@
 
 mod attacked;
 mod bulk;
+mod chains;
 mod consistency;
 mod draw;
 mod engine;

@@ -16,7 +16,7 @@
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Shl, Shr};
 
-use crate::{Dir, Kind, MoveType, Pos};
+use crate::{Dir, Kind, MoveType, PieceSquares, Pos};
 
 /// A move template in one of the shapes counted in bulk (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -570,10 +570,14 @@ pub(crate) struct Ray<B> {
 pub(crate) struct BulkTargets<B> {
     /// The move type of every template counted: those of other types run their code.
     pub(crate) counted_type: Option<MoveType>,
-    pub(crate) kinds: usize,
-    pub(crate) squares: usize,
-    /// `(player * kinds + kind) * squares + square`.
+    /// The game's players, types and squares, which place the entries of `targets`
+    /// and `idle` ([`BulkTargets::entry`]).
+    pub(crate) layout: PieceSquares,
     pub(crate) targets: Vec<SquareTargets<B>>,
+    /// Indexed as `targets`: the templates that add no step from the square, whatever
+    /// stands where (their opening leaves the board, or tests for what nothing passes),
+    /// by number.
+    pub(crate) idle: Vec<u64>,
     pub(crate) rays: Vec<Ray<B>>,
     /// The rays of strikes ([`Shape::Strike`]), each with the type that must stand
     /// where it adds, if any.

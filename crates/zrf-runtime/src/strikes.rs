@@ -8,13 +8,11 @@
 
 use smallvec::SmallVec;
 
-use crate::shape::{
-    Bulk, BulkTargets, SquareSet, SquareTargets, Standing, EMPTY, ENEMY, FRIEND, LEAP_CLASSES,
-    NEUTRAL,
-};
+use crate::bulk::standing;
+use crate::shape::{Bulk, BulkTargets, SquareSet, SquareTargets, Standing, LEAP_CLASSES};
 use crate::state::State;
 use crate::tables::Tables;
-use crate::{Kind, Piece, PlayerIx, Pos};
+use crate::{Kind, PlayerIx, Pos};
 
 impl<B: SquareSet> BulkTargets<B> {
     /// Of the `attacker`'s pieces on `threats`, in `state` after a piece of another
@@ -43,13 +41,6 @@ impl<B: SquareSet> BulkTargets<B> {
             _ if pos == from || Some(pos) == captured => None,
             _ => state.at(pos),
         };
-        // What stands on a square after the step, as the attacker sees it.
-        let standing = |piece: Option<Piece>| match piece {
-            None => EMPTY,
-            Some(piece) if piece.owner == attacker => FRIEND,
-            Some(piece) if tables.is_active(piece.owner) => ENEMY,
-            Some(_) => NEUTRAL,
-        };
         let within = |pos: &Pos| *pos < B::WIDTH;
         let moving_owner = after(to).map(|piece| piece.owner);
         if moving_owner.is_none_or(|owner| owner == attacker)
@@ -57,13 +48,18 @@ impl<B: SquareSet> BulkTargets<B> {
         {
             return false;
         }
+        let active = tables.active_players();
         // Each target as a set of one, what stands there, and its type: another
         // player's piece.
         let mut aims: SmallVec<[(B, Standing, Kind); 4]> = SmallVec::new();
         for &target in targets {
             match after(target) {
                 Some(piece) if target < B::WIDTH && piece.owner != attacker => {
-                    aims.push((B::bit(target), standing(Some(piece)), piece.kind));
+                    aims.push((
+                        B::bit(target),
+                        standing(&active, attacker, Some(piece)),
+                        piece.kind,
+                    ));
                 }
                 _ => return false,
             }
@@ -80,8 +76,7 @@ impl<B: SquareSet> BulkTargets<B> {
             let Some(piece) = state.at(*pos).filter(|_| !struck && *pos < B::WIDTH) else {
                 return true;
             };
-            let at = (attacker as usize * self.kinds + piece.kind as usize) * self.squares;
-            let Some(square) = self.targets.get(at + *pos as usize) else {
+            let Some(square) = self.targets.get(self.entry(attacker, piece.kind, *pos)) else {
                 return true;
             };
             let unread = square.all & !(square.counted | square.struck);
@@ -90,8 +85,9 @@ impl<B: SquareSet> BulkTargets<B> {
             {
                 return true;
             }
-            let standing = |pos: Pos| standing(after(pos));
-            struck = (aims.iter()).any(|&aim| self.strikes(square, aim, occupied, standing));
+            // What stands on a square after the step, as the attacker sees it.
+            let standing_after = |pos: Pos| standing(&active, attacker, after(pos));
+            struck = (aims.iter()).any(|&aim| self.strikes(square, aim, occupied, standing_after));
             struck
         });
         struck

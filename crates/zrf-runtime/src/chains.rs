@@ -1,0 +1,92 @@
+//! Partial moves: whether a chain of partial steps ends with a step, read off the
+//! guards of the bulk targets (see [`crate::bulk`]) instead of the templates run on a
+//! copy of the position after it. A checkers jump is a partial step; most land where
+//! no further jump opens, and listing the turns took, for each of them, a copy of the
+//! board and a run of the piece's templates to learn it. Move listing (`crate::gen`)
+//! asks first; debug builds check every answer against the templates' code run on the
+//! position after.
+
+use crate::bulk::standing;
+use crate::shape::{Bulk, BulkTargets, SquareSet, Standing};
+use crate::state::{State, Step};
+use crate::tables::{Filter, Tables};
+use crate::watched::one_piece_moving;
+use crate::{Piece, PlayerIx, Pos};
+
+/// What stands on each square after `step` from `before`, where the step moves one
+/// piece and perhaps captures another ([`one_piece_moving`]); `None` for any other step.
+fn after_step<'a>(before: &'a State, step: &Step) -> Option<impl Fn(Pos) -> Option<Piece> + 'a> {
+    let (from, to, captured) = one_piece_moving(std::slice::from_ref(step))?;
+    let moved = before.at(from);
+    Some(move |pos: Pos| match pos {
+        _ if pos == to => moved,
+        _ if pos == from || Some(pos) == captured => None,
+        _ => before.at(pos),
+    })
+}
+
+impl<B: SquareSet> BulkTargets<B> {
+    /// Whether the partial `step` of `mover`'s is a whole turn: in the position after it,
+    /// the piece on its last square has no template of the type it continues with that
+    /// may add a step, each being one that never adds from that square or one whose
+    /// guard fails there. False where the targets cannot tell (the code must run). The
+    /// invariant: a template whose guard fails adds no step (see [`BulkTargets::targets`],
+    /// which skips their code on the same ground).
+    fn ends_chain(&self, tables: &Tables, before: &State, mover: PlayerIx, step: &Step) -> bool {
+        let Some(continue_with) = step.continue_with else {
+            return true;
+        };
+        let Some(after) = after_step(before, step) else {
+            return false;
+        };
+        let piece = match after(step.to) {
+            // Nothing stands there to continue.
+            None => return true,
+            Some(piece) if piece.owner == mover => piece,
+            Some(_) => return false,
+        };
+        let filter = Filter::only(continue_with);
+        let mut continuing = 0u64;
+        // A type none of whose templates has a shape lists no types: its code decides.
+        let types = match tables.pieces.get(piece.kind as usize) {
+            Some(info) if !info.template_types.is_empty() => &info.template_types,
+            _ => return false,
+        };
+        for (number, &move_type) in types.iter().enumerate() {
+            if filter.allows(move_type) {
+                if number >= 63 {
+                    return false;
+                }
+                continuing |= 1 << number;
+            }
+        }
+        let entry = self.entry(mover, piece.kind, step.to);
+        let (Some(square), Some(&idle)) = (self.targets.get(entry), self.idle.get(entry)) else {
+            return false;
+        };
+        let mut idle = idle;
+        let active = tables.active_players();
+        let passes = |square: B, needs: Standing| {
+            needs & standing(&active, mover, after(square.lowest())) != 0
+        };
+        for guard in &self.guards[square.guards.0 as usize..square.guards.1 as usize] {
+            let [first, second] = guard.squares;
+            if !passes(first, guard.needs[0]) || !passes(second, guard.needs[1]) {
+                idle |= guard.template;
+            }
+        }
+        continuing & !idle == 0
+    }
+}
+
+impl Tables {
+    /// [`BulkTargets::ends_chain`] on the game's bulk targets; false without them.
+    pub(crate) fn ends_chain(&self, before: &State, mover: PlayerIx, step: &Step) -> bool {
+        match self.bulk_targets() {
+            Some(Bulk::OneWord(bulk)) => bulk.ends_chain(self, before, mover, step),
+            Some(Bulk::TwoWords(bulk)) => bulk.ends_chain(self, before, mover, step),
+            Some(Bulk::FourWords(bulk)) => bulk.ends_chain(self, before, mover, step),
+            None => false,
+        }
+    }
+}
