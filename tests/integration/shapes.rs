@@ -556,6 +556,13 @@ fn chains_the_guards_end_unplayed_are_the_turns_their_code_lists() {
         .map(|seed| count_along_playout(&engine, seed, 150, "flying kings"))
         .sum();
     assert!(checked > 300, "flying kings: {checked} plies");
+    // Men's chains going on with the counted type, whose counted leaps add steps: only
+    // the guards end those.
+    let on_with_steps = FLYING_KINGS.replace("(add-partial jumps)", "(add-partial steps)");
+    assert_eq!(
+        perft_counted_as_listed(&interpret(&on_with_steps), 8),
+        [5, 18, 45, 126, 364, 922, 2676, 7607]
+    );
 }
 
 /// Plays a random game of `plies` from `seed`, checking at every position that the

@@ -23,9 +23,8 @@
 //!
 //! The royal guard's test after a turn that moves one piece reads the same targets, and
 //! the rays of strikes ([`Shape::Strike`], kept for it alone): see `crate::strikes`.
-//! Move listing reads the guards, and the templates that never add from a square
-//! ([`BulkTargets::idle`]), to tell where a chain of partial steps ends: see
-//! `crate::chains`.
+//! Move listing reads the guards, and the templates counted where they never add, to
+//! tell where a chain of partial steps ends: see `crate::chains`.
 
 use smallvec::SmallVec;
 
@@ -220,7 +219,6 @@ impl<B: SquareSet> BulkTargets<B> {
             counted_type,
             layout,
             targets: Vec::with_capacity(layout.squares()),
-            idle: Vec::with_capacity(layout.squares()),
             rays: Vec::new(),
             strikes: Vec::new(),
             ray_bits: Vec::new(),
@@ -237,13 +235,12 @@ impl<B: SquareSet> BulkTargets<B> {
                 let mut targets = KindTargets::<B>::default();
                 for from in 0..layout.positions as Pos {
                     let (shapes, types) = (&piece.shapes, &piece.template_types);
-                    let (square, idle) = match from < B::WIDTH {
+                    let square = match from < B::WIDTH {
                         true => bulk.square_targets(&board, shapes, types, from, &mut targets),
                         // Nothing counted: the code runs.
-                        false => (SquareTargets::default(), 0),
+                        false => SquareTargets::default(),
                     };
                     bulk.targets.push(square);
-                    bulk.idle.push(idle);
                 }
                 // Counting a type's pieces together costs a few operations per leap,
                 // however many pieces there are; one by one, a lookup per piece. So it
@@ -271,10 +268,10 @@ impl<B: SquareSet> BulkTargets<B> {
         bulk
     }
 
-    /// The targets of the templates of `shapes`, listed under move `types`, from `from`,
-    /// and those of them that never add from there ([`BulkTargets::idle`]); its leaps
-    /// and guards also go to `kind`, and `from` is one of its simple squares where every
-    /// template is a counted leap or guarded.
+    /// The targets of the templates of `shapes`, listed under move `types`, from `from`;
+    /// its leaps and guards also go to `kind`, and `from` is one of its simple squares
+    /// where every template is a counted leap or guarded. A template not of the counted
+    /// type is counted only where it never adds (`crate::chains` reads this).
     fn square_targets(
         &mut self,
         board: &Board<'_>,
@@ -282,7 +279,7 @@ impl<B: SquareSet> BulkTargets<B> {
         types: &[Option<MoveType>],
         from: Pos,
         kind: &mut KindTargets<B>,
-    ) -> (SquareTargets<B>, u64) {
+    ) -> SquareTargets<B> {
         let range = |len: usize| (len as u32, len as u32);
         let mut square = SquareTargets {
             // A type none of whose templates has a shape lists no shapes: every bit.
@@ -299,7 +296,7 @@ impl<B: SquareSet> BulkTargets<B> {
         // Every square some counted template may add a step to: a template that may
         // add to one of them too runs its code, as only the code tells two steps apart.
         let mut reached = B::default();
-        let (mut guarded, mut idle) = (0u64, 0u64);
+        let mut guarded = 0u64;
         for (number, shape) in shapes.iter().enumerate().take(63) {
             let template = 1u64 << number;
             let origin = match shape {
@@ -315,18 +312,13 @@ impl<B: SquareSet> BulkTargets<B> {
                 None => false,
                 // The square holds the moving piece, a friend: only zone tests pass,
                 // where the square is in the zone.
-                Some(_) if !board.passes_on_origin(origin, from) => {
-                    idle |= template;
-                    true
-                }
+                Some(_) if !board.passes_on_origin(origin, from) => true,
                 Some(Shape::Leap {
                     steps, coded_in, ..
                 }) if countable => {
                     let leap = self.leap(board, steps, *coded_in, from, &mut square, &mut reached);
-                    match leap {
-                        Some(Some(leap)) => kind.add_leap(leap),
-                        Some(None) => idle |= template,
-                        None => {}
+                    if let Some(Some(leap)) = leap {
+                        kind.add_leap(leap);
                     }
                     leap.is_some()
                 }
@@ -340,10 +332,7 @@ impl<B: SquareSet> BulkTargets<B> {
                 }
                 Some(Shape::Leap { steps, .. } | Shape::Guarded { steps, .. }) => {
                     match self.guard(board, steps, from, template) {
-                        Some(None) => {
-                            idle |= template;
-                            true
-                        }
+                        Some(None) => true,
                         Some(Some(guard)) => {
                             kind.add_guard(guard);
                             guarded |= template;
@@ -358,10 +347,7 @@ impl<B: SquareSet> BulkTargets<B> {
                     let ends = [Some(tests.as_slice()), None];
                     match self.ray(board, *dir, ends, from, B::default()) {
                         // Its first step leaves the board: it adds nothing.
-                        Some(ray) if ray.squares.is_empty() => {
-                            idle |= template;
-                            true
-                        }
+                        Some(ray) if ray.squares.is_empty() => true,
                         Some(ray) => {
                             self.strikes.push((ray, *piece));
                             square.struck |= template;
@@ -386,7 +372,7 @@ impl<B: SquareSet> BulkTargets<B> {
         if square.counted | guarded == square.all && square.rays.0 == square.rays.1 {
             kind.simple |= B::bit(from);
         }
-        (square, idle)
+        square
     }
 
     /// Notes the guard of `template`, whose code opens with `steps`, from `from`:
@@ -564,8 +550,8 @@ impl<B: SquareSet> BulkTargets<B> {
         })
     }
 
-    /// Where the entries of `player`'s piece of `kind` on `from` stand in
-    /// [`BulkTargets::targets`] and [`BulkTargets::idle`].
+    /// Where the entry of `player`'s piece of `kind` on `from` stands in
+    /// [`BulkTargets::targets`].
     #[inline]
     pub(crate) fn entry(&self, player: PlayerIx, kind: Kind, from: Pos) -> usize {
         (self.layout).square(player as usize, kind as usize, from as usize)

@@ -10,35 +10,24 @@ use crate::bulk::standing;
 use crate::shape::{Bulk, BulkTargets, SquareSet, Standing};
 use crate::state::{State, Step};
 use crate::tables::{Filter, Tables};
-use crate::watched::one_piece_moving;
-use crate::{Piece, PlayerIx, Pos};
-
-/// What stands on each square after `step` from `before`, where the step moves one
-/// piece and perhaps captures another ([`one_piece_moving`]); `None` for any other step.
-fn after_step<'a>(before: &'a State, step: &Step) -> Option<impl Fn(Pos) -> Option<Piece> + 'a> {
-    let (from, to, captured) = one_piece_moving(std::slice::from_ref(step))?;
-    let moved = before.at(from);
-    Some(move |pos: Pos| match pos {
-        _ if pos == to => moved,
-        _ if pos == from || Some(pos) == captured => None,
-        _ => before.at(pos),
-    })
-}
+use crate::watched::{after_one_piece_moving, one_piece_moving};
+use crate::PlayerIx;
 
 impl<B: SquareSet> BulkTargets<B> {
     /// Whether the partial `step` of `mover`'s is a whole turn: in the position after it,
     /// the piece on its last square has no template of the type it continues with that
-    /// may add a step, each being one that never adds from that square or one whose
-    /// guard fails there. False where the targets cannot tell (the code must run). The
+    /// may add a step, each being one that never adds from that square (counted there
+    /// while not of the counted type) or one whose guard fails there. False where the targets cannot tell (the code must run). The
     /// invariant: a template whose guard fails adds no step (see [`BulkTargets::targets`],
     /// which skips their code on the same ground).
     fn ends_chain(&self, tables: &Tables, before: &State, mover: PlayerIx, step: &Step) -> bool {
         let Some(continue_with) = step.continue_with else {
             return true;
         };
-        let Some(after) = after_step(before, step) else {
+        let Some(moving) = one_piece_moving(std::slice::from_ref(step)) else {
             return false;
         };
+        let after = after_one_piece_moving(before, moving);
         let piece = match after(step.to) {
             // Nothing stands there to continue.
             None => return true,
@@ -60,11 +49,15 @@ impl<B: SquareSet> BulkTargets<B> {
                 continuing |= 1 << number;
             }
         }
-        let entry = self.entry(mover, piece.kind, step.to);
-        let (Some(square), Some(&idle)) = (self.targets.get(entry), self.idle.get(entry)) else {
+        let Some(square) = self.targets.get(self.entry(mover, piece.kind, step.to)) else {
             return false;
         };
-        let mut idle = idle;
+        // Templates not of the counted type are counted only where they never add
+        // (`square_targets`); of the counted type, a counted one may add.
+        let mut idle = match continue_with == self.counted_type {
+            true => 0,
+            false => square.counted,
+        };
         let active = tables.active_players();
         let passes = |square: B, needs: Standing| {
             needs & standing(&active, mover, after(square.lowest())) != 0

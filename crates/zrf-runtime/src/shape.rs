@@ -571,13 +571,9 @@ pub(crate) struct BulkTargets<B> {
     /// The move type of every template counted: those of other types run their code.
     pub(crate) counted_type: Option<MoveType>,
     /// The game's players, types and squares, which place the entries of `targets`
-    /// and `idle` ([`BulkTargets::entry`]).
+    /// ([`BulkTargets::entry`]).
     pub(crate) layout: PieceSquares,
     pub(crate) targets: Vec<SquareTargets<B>>,
-    /// Indexed as `targets`: the templates that add no step from the square, whatever
-    /// stands where (their opening leaves the board, or tests for what nothing passes),
-    /// by number.
-    pub(crate) idle: Vec<u64>,
     pub(crate) rays: Vec<Ray<B>>,
     /// The rays of strikes ([`Shape::Strike`]), each with the type that must stand
     /// where it adds, if any.

@@ -12,6 +12,7 @@ use crate::bulk::standing;
 use crate::shape::{Bulk, BulkTargets, SquareSet, SquareTargets, Standing, LEAP_CLASSES};
 use crate::state::State;
 use crate::tables::Tables;
+use crate::watched::after_one_piece_moving;
 use crate::{Kind, PlayerIx, Pos};
 
 impl<B: SquareSet> BulkTargets<B> {
@@ -36,11 +37,7 @@ impl<B: SquareSet> BulkTargets<B> {
         let Some(reach) = &tables.reach else {
             return false;
         };
-        let after = |pos: Pos| match pos {
-            _ if pos == to => state.at(from),
-            _ if pos == from || Some(pos) == captured => None,
-            _ => state.at(pos),
-        };
+        let after = after_one_piece_moving(state, (from, to, captured));
         let within = |pos: &Pos| *pos < B::WIDTH;
         let moving_owner = after(to).map(|piece| piece.owner);
         if moving_owner.is_none_or(|owner| owner == attacker)

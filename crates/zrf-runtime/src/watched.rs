@@ -444,6 +444,21 @@ pub(crate) fn one_piece_moving(steps: &[Step]) -> Option<(Pos, Pos, Option<Pos>)
     }
 }
 
+/// What stands on each square of `before` after the step `moving` (as
+/// [`one_piece_moving`] gives it): the moved piece on its last square, nothing where it
+/// was or where it captured.
+pub(crate) fn after_one_piece_moving(
+    before: &State,
+    (from, to, captured): (Pos, Pos, Option<Pos>),
+) -> impl Fn(Pos) -> Option<Piece> + '_ {
+    let moved = before.at(from);
+    move |pos: Pos| match pos {
+        _ if pos == to => moved,
+        _ if pos == from || Some(pos) == captured => None,
+        _ => before.at(pos),
+    }
+}
+
 /// The squares of the pieces of `attacker` that may hit one of `targets` by their
 /// type's reach (read backwards, [`Reach::hitting_from`]) in the position after a step
 /// that moves the piece on `from` to `to` and perhaps captures on a third square
