@@ -3,10 +3,12 @@
 //!
 //! A [`History`] is the first entries of a [`Block`] and every block before it. The
 //! first line of play to go on from a history writes its next hash into the block's next
-//! free slot, in place; another line going on from the same history finds the slot taken
-//! and copies the entries it shares into a block of its own. A random playout or a game
-//! allocates once every [`BLOCK`] turns; a search, whose siblings share their past,
-//! allocates for each sibling after the first, as it did for every entry before.
+//! free slot, in place. Another line going on from the same history finds the slot
+//! taken: where nothing holds that slot any more (the line that wrote it was taken back,
+//! as a search takes back one sibling before it plays the next), it writes over it;
+//! else it copies the entries it shares into a block of its own. A random playout, a
+//! game or a search allocates once every [`BLOCK`] turns of a line; only lines kept
+//! side by side (a search's tree kept in memory) copy.
 
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
@@ -123,9 +125,15 @@ impl Filters {
 /// them.
 #[derive(Debug)]
 struct Block {
-    /// Oldest first; the slots below `filled` are written, each once.
+    /// Oldest first; the slots below `filled` are written, and are written again only
+    /// once `holders` shows nothing holds them.
     hashes: [Cell<u64>; BLOCK],
     filled: Cell<u8>,
+    /// At `i`: the histories whose last entry is slot `i` of this block, and for the
+    /// last slot the blocks that follow this one too (which hold it whole). Slot `i` is
+    /// held while any count from `i` on is not zero. A count that reaches `u32::MAX`
+    /// stays there: the slot is then held for good.
+    holders: [Cell<u32>; BLOCK],
     /// A bit per value of the top bits of each hash written in the block
     /// ([`top_bit`]): a hash whose bit is clear occurs in none of its slots, known
     /// without comparing it with them (nearly every repetition test).
@@ -144,11 +152,23 @@ struct Block {
 }
 
 /// The positions of a game up to one of them, oldest first.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct History {
     block: Rc<Block>,
-    /// Entries of `block` in this history.
+    /// Entries of `block` in this history (at least one).
     len: u8,
+}
+
+impl Clone for History {
+    fn clone(&self) -> History {
+        History::holding(self.block.clone(), self.len)
+    }
+}
+
+impl Drop for History {
+    fn drop(&mut self) {
+        self.block.release(self.len);
+    }
 }
 
 impl History {
@@ -163,14 +183,18 @@ impl History {
             let depth = block.depth_before + BLOCK as u32;
             return History::starting_block(Some(block.clone()), depth, filters, &[hash]);
         }
-        if block.filled.get() == len {
+        if block.filled.get() == len || !block.held_from(len) {
+            // The slot is free, or written by a line of play since taken back: written
+            // (again), and the slots past it forgotten.
+            let written = match block.filled.get() == len {
+                true => block.written.get(),
+                false => (block.hashes[..usize::from(len)].iter())
+                    .fold(0, |bits, h| bits | top_bit(h.get())),
+            };
             block.hashes[usize::from(len)].set(hash);
             block.filled.set(len + 1);
-            block.written.set(block.written.get() | top_bit(hash));
-            return History {
-                block: block.clone(),
-                len: len + 1,
-            };
+            block.written.set(written | top_bit(hash));
+            return History::holding(block.clone(), len + 1);
         }
         // Another line of play went on from here first: the entries shared, copied.
         let mut entries = [0; BLOCK];
@@ -193,18 +217,27 @@ impl History {
         entries: &[u64],
     ) -> History {
         let hashes = std::array::from_fn(|i| Cell::new(entries.get(i).copied().unwrap_or(0)));
-        History {
-            block: Rc::new(Block {
-                hashes,
-                filled: Cell::new(entries.len() as u8),
-                written: Cell::new(entries.iter().fold(0, |bits, &h| bits | top_bit(h))),
-                before,
-                depth_before,
-                filters,
-                counts: OnceCell::new(),
-            }),
-            len: entries.len() as u8,
+        if let Some(before) = &before {
+            before.hold(BLOCK as u8);
         }
+        let block = Rc::new(Block {
+            hashes,
+            filled: Cell::new(entries.len() as u8),
+            holders: Default::default(),
+            written: Cell::new(entries.iter().fold(0, |bits, &h| bits | top_bit(h))),
+            before,
+            depth_before,
+            filters,
+            counts: OnceCell::new(),
+        });
+        History::holding(block, entries.len() as u8)
+    }
+
+    /// The history of the first `len` entries of `block` (and the blocks before it),
+    /// noted among the block's holders.
+    fn holding(block: Rc<Block>, len: u8) -> History {
+        block.hold(len);
+        History { block, len }
     }
 
     /// This history's entries in its own block.
@@ -258,6 +291,33 @@ fn top_bit(hash: u64) -> u64 {
 }
 
 impl Block {
+    /// Notes one more holder of the first `len` slots (at least one).
+    #[inline]
+    fn hold(&self, len: u8) {
+        let count = &self.holders[usize::from(len) - 1];
+        count.set(count.get().saturating_add(1));
+    }
+
+    /// Notes one holder fewer of the first `len` slots, as [`Block::hold`] noted it.
+    #[inline]
+    fn release(&self, len: u8) {
+        let count = &self.holders[usize::from(len) - 1];
+        debug_assert!(
+            count.get() > 0,
+            "a block released by more holders than it had"
+        );
+        if count.get() != u32::MAX {
+            count.set(count.get() - 1);
+        }
+    }
+
+    /// Whether something holds slot `slot` or one past it.
+    #[inline]
+    fn held_from(&self, slot: u8) -> bool {
+        let filled = usize::from(self.filled.get());
+        (self.holders[usize::from(slot)..filled].iter()).any(|count| count.get() != 0)
+    }
+
     /// Occurrences of `hash` in the first `len` slots of this block (written ones).
     #[inline]
     fn occurrences_in_first(&self, len: usize, hash: u64) -> usize {
@@ -330,6 +390,8 @@ impl Drop for Block {
     fn drop(&mut self) {
         let mut next = self.before.take();
         while let Some(mut block) = next {
+            // The block dropped held the whole of the one before it.
+            block.release(BLOCK as u8);
             // Unlinked in place (moving a whole block out of its `Rc` copies it); the
             // block then drops with nothing left to follow.
             let Some(only) = Rc::get_mut(&mut block) else {
@@ -337,5 +399,28 @@ impl Drop for Block {
             };
             next = only.before.take();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_of_play_taken_back_leaves_its_slot_to_the_next_and_one_kept_does_not() {
+        let base = History::pushed(None, 1);
+        let first = History::pushed(Some(&base), 2);
+        let beside = History::pushed(Some(&base), 3);
+        assert!(
+            !Rc::ptr_eq(&beside.block, &base.block),
+            "copied beside the first"
+        );
+        drop(first);
+        let next = History::pushed(Some(&base), 4);
+        assert!(
+            Rc::ptr_eq(&next.block, &base.block),
+            "written over the first"
+        );
+        assert_eq!((next.hashes(), beside.hashes()), (vec![1, 4], vec![1, 3]));
     }
 }

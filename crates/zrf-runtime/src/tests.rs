@@ -1064,3 +1064,55 @@ fn a_spare_position_copies_a_game_whose_bitsets_take_as_many_words_laid_out_othe
     assert_eq!(copy.kind_words(1, 4), [1 << 3]);
     assert_eq!(copy.own_words(0), [1 << 5]);
 }
+
+#[test]
+fn lines_of_play_taken_back_kept_and_played_on_keep_their_own_positions() {
+    // Lines of play made, copied, dropped and played on in a random order, as a search
+    // takes back one line and plays the next from the same past (writing over what the
+    // first wrote) or keeps lines side by side: each must answer for its own positions,
+    // across block ends, as a plain list of its hashes does.
+    let mut rng = crate::SplitMix64::new(43);
+    // Few hashes, so that lines repeat positions.
+    let hash_of = |n: usize| crate::random::mix(n as u64 + 1);
+    let mut lines: Vec<(History, Vec<u64>)> = Vec::new();
+    for round in 0..20_000 {
+        match rng.below(8) {
+            0 | 1 if !lines.is_empty() => {
+                let gone = rng.below(lines.len());
+                lines.swap_remove(gone);
+            }
+            2 if !lines.is_empty() => {
+                let copied = lines[rng.below(lines.len())].clone();
+                lines.push(copied);
+            }
+            _ => {
+                let hash = hash_of(rng.below(12));
+                let from =
+                    (!lines.is_empty() && rng.below(16) != 0).then(|| rng.below(lines.len()));
+                let (history, mut hashes) = match from {
+                    Some(from) => (
+                        History::pushed(Some(&lines[from].0), hash),
+                        lines[from].1.clone(),
+                    ),
+                    None => (History::pushed(None, hash), Vec::new()),
+                };
+                hashes.push(hash);
+                lines.push((history, hashes));
+            }
+        }
+        for (history, hashes) in &lines {
+            assert_eq!(&history.hashes(), hashes, "round {round}");
+            for n in 0..12 {
+                let expected = hashes.iter().filter(|&&h| h == hash_of(n)).count();
+                assert_eq!(
+                    history.occurrences_of(hash_of(n)),
+                    expected,
+                    "round {round}"
+                );
+            }
+        }
+        if lines.len() > 40 {
+            lines.truncate(20);
+        }
+    }
+}
