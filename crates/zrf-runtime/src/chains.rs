@@ -17,9 +17,10 @@ impl<B: SquareSet> BulkTargets<B> {
     /// Whether the partial `step` of `mover`'s is a whole turn: in the position after it,
     /// the piece on its last square has no template of the type it continues with that
     /// may add a step, each being one that never adds from that square (counted there
-    /// while not of the counted type) or one whose guard fails there. False where the targets cannot tell (the code must run). The
-    /// invariant: a template whose guard fails adds no step (see [`BulkTargets::targets`],
-    /// which skips their code on the same ground).
+    /// while not of the counted type) or one whose guard fails there. False where the
+    /// targets cannot tell (the code must run). The invariant: a template whose guard
+    /// fails adds no step (see [`BulkTargets::targets`], which skips their code on the
+    /// same ground).
     fn ends_chain(&self, tables: &Tables, before: &State, mover: PlayerIx, step: &Step) -> bool {
         let Some(continue_with) = step.continue_with else {
             return true;
