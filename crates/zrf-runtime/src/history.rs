@@ -183,6 +183,14 @@ impl History {
             let depth = block.depth_before + BLOCK as u32;
             return History::starting_block(Some(block.clone()), depth, filters, &[hash]);
         }
+        // What holds a block is what refers to it: its histories, and the blocks after.
+        debug_assert_eq!(
+            Rc::strong_count(block),
+            (block.holders.iter())
+                .map(|count| count.get() as usize)
+                .sum::<usize>(),
+            "a block's holders counted otherwise than its references"
+        );
         if block.filled.get() == len || !block.held_from(len) {
             // The slot is free, or written by a line of play since taken back: written
             // (again), and the slots past it forgotten.
