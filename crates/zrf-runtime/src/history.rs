@@ -178,11 +178,6 @@ impl History {
             return History::starting_block(None, 0, Filters::Small(Filter::EMPTY), &[hash]);
         };
         let (block, len) = (&previous.block, previous.len);
-        if usize::from(len) == BLOCK {
-            let filters = block.filters.after(block);
-            let depth = block.depth_before + BLOCK as u32;
-            return History::starting_block(Some(block.clone()), depth, filters, &[hash]);
-        }
         // What holds a block is what refers to it: its histories, and the blocks after.
         debug_assert_eq!(
             Rc::strong_count(block),
@@ -191,6 +186,11 @@ impl History {
                 .sum::<usize>(),
             "a block's holders counted otherwise than its references"
         );
+        if usize::from(len) == BLOCK {
+            let filters = block.filters.after(block);
+            let depth = block.depth_before + BLOCK as u32;
+            return History::starting_block(Some(block.clone()), depth, filters, &[hash]);
+        }
         if block.filled.get() == len || !block.held_from(len) {
             // The slot is free, or written by a line of play since taken back: written
             // (again), and the slots past it forgotten.
