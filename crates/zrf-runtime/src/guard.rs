@@ -6,8 +6,10 @@ use smallvec::SmallVec;
 
 use crate::engine::Engine;
 use crate::gen::{Listed, SPARE_POSITION};
+use crate::reach::squares_in;
 use crate::run::{removal_square, Footprint, Screen, Steps};
 use crate::state::{Change, State, Step};
+use crate::strikes::Strikes;
 use crate::tables::{Filter, Turn};
 use crate::templates::Templates;
 use crate::turn::{drop_repeated_turns, Move};
@@ -384,33 +386,20 @@ impl<'a> RoyalGuard<'a> {
     /// decided before, and the loop over them stays small.
     #[inline(never)]
     fn test_after<T: Templates>(&mut self, engine: &Engine<T>, state: &State, mv: &Move) -> bool {
-        let Some((targets, mut threats, moving)) =
-            self.threats_of_one_piece_moving(engine, state, mv)
+        let Some((targets, strikes)) = self.strikes_after_one_piece_moving(engine, state, mv)
         else {
             return self.test_on_position_after(engine, state, mv);
         };
-        // The threats' counted templates and strikes are read off the bulk targets,
-        // which hold no move types: where the reply may make any type of move. Only the
-        // other templates' code runs, on the position after.
-        let attacker = self.before.attacker;
-        let safe = if threats.is_empty() {
-            true
-        } else if self.reply.move_type.is_none()
-            && (engine.tables).strikes_after_one_piece_moving(
-                state,
-                attacker,
-                &targets,
-                &mut threats,
-                moving,
-            )
-        {
-            false
-        } else {
-            threats.is_empty() || {
-                let after = position_after(&mut self.after, engine, state, mv);
-                let threats = threats.iter().copied();
-                !(engine.gen())
-                    .captures_any_of_among(after, self.reply, &targets, self.royal, threats, None)
+        let safe = match strikes {
+            Strikes::Struck => false,
+            Strikes::Unread(threats) => {
+                threats == [0; 4] || {
+                    let after = position_after(&mut self.after, engine, state, mv);
+                    let threats = squares_in(threats).map(|pos| pos as Pos);
+                    !(engine.gen()).captures_any_of_among(
+                        after, self.reply, &targets, self.royal, threats, None,
+                    )
+                }
             }
         };
         debug_assert_eq!(
@@ -421,21 +410,24 @@ impl<'a> RoyalGuard<'a> {
         safe
     }
 
-    /// Where `mv` moves one piece: the royal squares after it and the squares of the
-    /// attacker's pieces that may hit them by their type's reach (see
-    /// [`threats_after_one_piece_moving`]), read off the position before. Where there
-    /// are none, the test after answers safe without the position after being built;
-    /// where there are, only they are tested, without the watched squares carried over
+    /// Where `mv` moves one piece: the royal squares after it, and what the attacker's
+    /// pieces that may hit them by their type's reach (see
+    /// [`threats_after_one_piece_moving`]) do there, read off the position before: the
+    /// threats' counted templates and strikes are read off the bulk targets, which hold
+    /// no move types (so only where the reply may make any type of move); only the
+    /// other templates' code is left to run, on the position after. Where no piece
+    /// may hit, the test after answers safe without the position after being built;
+    /// where some may, only they are tested, without the watched squares carried over
     /// ([`Watched::after_move`]). Most candidates the test after gets move a royal piece
     /// (shogi perft 4: 99.7%, chess perft 5: 93%), and most of those to a square no
     /// attacker's reach includes. `None` for other candidates, where the table cannot
     /// tell, or where a type has drops (which the test would try).
-    fn threats_of_one_piece_moving<T: Templates>(
+    fn strikes_after_one_piece_moving<T: Templates>(
         &self,
         engine: &Engine<T>,
         state: &State,
         mv: &Move,
-    ) -> Option<ThreatsAfter> {
+    ) -> Option<(SmallVec<[Pos; 4]>, Strikes)> {
         let reach = engine.tables.reach.as_ref()?;
         let moving @ (from, to, captured) = one_piece_moving(&mv.steps)?;
         let targets = &self.before.targets;
@@ -452,7 +444,12 @@ impl<'a> RoyalGuard<'a> {
             .collect();
         let attacker = self.before.attacker;
         let threats = threats_after_one_piece_moving(reach, state, attacker, &targets, moving)?;
-        Some((targets, threats, moving))
+        let strikes = match threats == [0; 4] || self.reply.move_type.is_some() {
+            true => Strikes::Unread(threats),
+            false => (engine.tables)
+                .strikes_after_one_piece_moving(state, attacker, &targets, threats, moving),
+        };
+        Some((targets, strikes))
     }
 
     /// The attack test on the position after `mv`, built.
@@ -493,14 +490,6 @@ impl<'a> RoyalGuard<'a> {
         !attacked
     }
 }
-
-/// The royal squares after a candidate turn that moves one piece, the squares of the
-/// attacker's pieces that may hit them, and the move (as [`one_piece_moving`] gives it).
-type ThreatsAfter = (
-    SmallVec<[Pos; 4]>,
-    SmallVec<[Pos; 8]>,
-    (Pos, Pos, Option<Pos>),
-);
 
 /// The position after `mv` from `state`, written into `after`, the guard's spare
 /// position (taken when first needed).

@@ -12,16 +12,28 @@ use crate::bulk::standing;
 use crate::shape::{Bulk, BulkTargets, SquareSet, SquareTargets, Standing, LEAP_CLASSES};
 use crate::state::State;
 use crate::tables::Tables;
-use crate::watched::after_one_piece_moving;
 use crate::{Kind, PlayerIx, Pos};
 
+/// What the attacker's pieces that may hit a royal piece after a turn that moves one
+/// piece do there, as the bulk targets tell ([`Tables::strikes_after_one_piece_moving`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Strikes {
+    /// One of them takes a royal piece.
+    Struck,
+    /// None takes one by what the targets hold. The pieces on these squares (bit
+    /// `p % 64` of word `p / 64` for square `p`) have other templates that may: their
+    /// code must run on the position after.
+    Unread([u64; 4]),
+}
+
 impl<B: SquareSet> BulkTargets<B> {
-    /// Of the `attacker`'s pieces on `threats`, in `state` after a piece of another
-    /// player's moves (`moving`, as [`crate::watched::one_piece_moving`] gives it):
-    /// whether one of them adds a step on one of `targets` by a counted template or a
-    /// strike, so takes what stands there; where none does, `threats` keeps only the
-    /// pieces with other templates that may hit a target, whose code must run on the
-    /// position after. The invariant: those templates add a step on a square exactly
+    /// Of the `attacker`'s pieces on `threats` (as [`Strikes::Unread`] holds squares),
+    /// in `state` after a piece of another player's moves (`moving`, as
+    /// [`crate::watched::one_piece_moving`] gives it): whether one of them adds a step
+    /// on one of `targets` by a counted template or a strike, so takes what stands
+    /// there; where none does, the pieces with other templates that may hit a target,
+    /// whose code must run on the position after (all of `threats` where the targets
+    /// cannot tell). The invariant: those templates add a step on a square exactly
     /// where [`BulkTargets::targets`] (or the code, for strikes) would, and their step
     /// onto a target, a plain `add` whose piece keeps its type, takes the royal piece
     /// there, leaving fewer of the protected types (`removes_protected`).
@@ -31,20 +43,25 @@ impl<B: SquareSet> BulkTargets<B> {
         state: &State,
         attacker: PlayerIx,
         targets: &[Pos],
-        threats: &mut SmallVec<[Pos; 8]>,
+        threats: [u64; 4],
         (from, to, captured): (Pos, Pos, Option<Pos>),
-    ) -> bool {
+    ) -> Strikes {
+        let cannot_tell = Strikes::Unread(threats);
         let Some(reach) = &tables.reach else {
-            return false;
+            return cannot_tell;
         };
-        let after = after_one_piece_moving(state, (from, to, captured));
+        let Some(moved) = state.at(from) else {
+            return cannot_tell;
+        };
         let within = |pos: &Pos| *pos < B::WIDTH;
-        let moving_owner = after(to).map(|piece| piece.owner);
-        if moving_owner.is_none_or(|owner| owner == attacker)
-            || !([from, to].iter().chain(&captured)).all(within)
-        {
-            return false;
+        if moved.owner == attacker || !([from, to].iter().chain(&captured)).all(within) {
+            return cannot_tell;
         }
+        let after = |pos: Pos| match pos {
+            _ if pos == to => Some(moved),
+            _ if pos == from || Some(pos) == captured => None,
+            _ => state.at(pos),
+        };
         let active = tables.active_players();
         // Each target as a set of one, what stands there, and its type: another
         // player's piece.
@@ -58,7 +75,7 @@ impl<B: SquareSet> BulkTargets<B> {
                         piece.kind,
                     ));
                 }
-                _ => return false,
+                _ => return cannot_tell,
             }
         }
         let mut occupied = B::default();
@@ -67,27 +84,38 @@ impl<B: SquareSet> BulkTargets<B> {
         }
         let emptied = B::bit(from) | captured.map_or(B::default(), B::bit);
         let occupied = (occupied & !emptied) | B::bit(to);
-        let mut struck = false;
-        threats.retain(|pos| {
-            // Pieces beyond the set's squares have no targets: their code runs.
-            let Some(piece) = state.at(*pos).filter(|_| !struck && *pos < B::WIDTH) else {
-                return true;
-            };
-            let Some(square) = self.targets.get(self.entry(attacker, piece.kind, *pos)) else {
-                return true;
-            };
-            let unread = square.all & !(square.counted | square.struck);
-            if unread != 0
-                && reach.templates_hitting(attacker, piece.kind, *pos, targets) & unread != 0
-            {
-                return true;
+        // What stands on a square after the step, as the attacker sees it.
+        let standing_after = |pos: Pos| standing(&active, attacker, after(pos));
+        let mut unread = [0; 4];
+        for (word, &bits) in threats.iter().enumerate() {
+            let mut rest = bits;
+            while rest != 0 {
+                let bit = rest & rest.wrapping_neg();
+                rest ^= bit;
+                let pos = (word * 64) as Pos + bit.trailing_zeros();
+                // The step leaves the threats' squares as they were. Pieces beyond the
+                // set's squares have no targets: their code runs.
+                let square = (state.at(pos))
+                    .filter(|_| pos < B::WIDTH)
+                    .and_then(|piece| {
+                        let square = self.targets.get(self.entry(attacker, piece.kind, pos))?;
+                        Some((piece.kind, square))
+                    });
+                let Some((kind, square)) = square else {
+                    unread[word] |= bit;
+                    continue;
+                };
+                let code = square.all & !(square.counted | square.struck);
+                if code != 0 && reach.templates_hitting(attacker, kind, pos, targets) & code != 0 {
+                    unread[word] |= bit;
+                    continue;
+                }
+                if (aims.iter()).any(|&aim| self.strikes(square, aim, occupied, standing_after)) {
+                    return Strikes::Struck;
+                }
             }
-            // What stands on a square after the step, as the attacker sees it.
-            let standing_after = |pos: Pos| standing(&active, attacker, after(pos));
-            struck = (aims.iter()).any(|&aim| self.strikes(square, aim, occupied, standing_after));
-            struck
-        });
-        struck
+        }
+        Strikes::Unread(unread)
     }
 
     /// Whether the counted templates or strikes of `square` add a step on a target
@@ -144,15 +172,15 @@ impl<B: SquareSet> BulkTargets<B> {
 
 impl Tables {
     /// [`BulkTargets::strikes_after_one_piece_moving`] on the game's bulk targets;
-    /// without them, false with `threats` kept whole.
+    /// without them, the code of every threat runs.
     pub(crate) fn strikes_after_one_piece_moving(
         &self,
         state: &State,
         attacker: PlayerIx,
         targets: &[Pos],
-        threats: &mut SmallVec<[Pos; 8]>,
+        threats: [u64; 4],
         moving: (Pos, Pos, Option<Pos>),
-    ) -> bool {
+    ) -> Strikes {
         match self.bulk_targets() {
             Some(Bulk::OneWord(bulk)) => {
                 bulk.strikes_after_one_piece_moving(self, state, attacker, targets, threats, moving)
@@ -163,7 +191,7 @@ impl Tables {
             Some(Bulk::FourWords(bulk)) => {
                 bulk.strikes_after_one_piece_moving(self, state, attacker, targets, threats, moving)
             }
-            None => false,
+            None => Strikes::Unread(threats),
         }
     }
 }

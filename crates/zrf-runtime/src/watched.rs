@@ -462,18 +462,19 @@ pub(crate) fn after_one_piece_moving(
 /// The squares of the pieces of `attacker` that may hit one of `targets` by their
 /// type's reach (read backwards, [`Reach::hitting_from`]) in the position after a step
 /// that moves the piece on `from` to `to` and perhaps captures on a third square
-/// (`moving`, as [`one_piece_moving`] gives it), ascending: read off `before`, the
-/// pieces' bitsets masked by each target's rows, the squares the step empties or fills
-/// set right. Every piece of the attacker that could capture on a target after the step
-/// is among them. `None` where the table cannot tell (a target outside it), on boards
-/// of more than 256 squares, or where the origin is empty.
+/// (`moving`, as [`one_piece_moving`] gives it), as a bitset (bit `p % 64` of word
+/// `p / 64` for square `p`): read off `before`, the pieces' bitsets masked by each
+/// target's rows, the squares the step empties or fills set right. Every piece of the
+/// attacker that could capture on a target after the step is among them. `None` where
+/// the table cannot tell (a target outside it), on boards of more than 256 squares, or
+/// where the origin is empty.
 pub(crate) fn threats_after_one_piece_moving(
     reach: &Reach,
     before: &State,
     attacker: PlayerIx,
     targets: &[Pos],
     moving: (Pos, Pos, Option<Pos>),
-) -> Option<SmallVec<[Pos; 8]>> {
+) -> Option<[u64; 4]> {
     let piece = before.at(moving.0)?;
     let own = before.kinds_words(attacker);
     let threats_on = match before.own_words(attacker).len() {
@@ -492,7 +493,7 @@ pub(crate) fn threats_after_one_piece_moving(
         }
         threats_on(own, hitting, moving, moved, &mut threats)?;
     }
-    Some(squares_in(threats).map(|square| square as Pos).collect())
+    Some(threats)
 }
 
 /// Ors into `threats` the squares of [`threats_after_one_piece_moving`] for one
