@@ -26,6 +26,8 @@
 //! Move listing reads the guards, and the templates counted where they never add, to
 //! tell where a chain of partial steps ends: see `crate::chains`.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use smallvec::SmallVec;
 
 use crate::run::MAX_LOOP;
@@ -215,7 +217,9 @@ impl<B: SquareSet> BulkTargets<B> {
                 _ => None,
             })
             .flatten();
+        static GAMES: AtomicU64 = AtomicU64::new(1);
         let mut bulk = BulkTargets::<B> {
+            id: GAMES.fetch_add(1, Ordering::Relaxed),
             counted_type,
             layout,
             targets: Vec::with_capacity(layout.squares()),
@@ -366,6 +370,15 @@ impl<B: SquareSet> BulkTargets<B> {
         square.strikes.1 = self.strikes.len() as u32;
         square.lame_leaps.1 = self.lame_leaps.len() as u32;
         square.guards.1 = self.guards.len() as u32;
+        let ranges = |(start, end): (u32, u32)| start as usize..end as usize;
+        let lame_leaps = self.lame_leaps[ranges(square.lame_leaps)].iter();
+        let rays = self.rays[ranges(square.rays)].iter();
+        let guards = self.guards[ranges(square.guards)].iter();
+        square.reads = (square.leaps.iter().copied())
+            .chain(lame_leaps.map(|leap| leap.past | leap.target))
+            .chain(rays.map(|ray| ray.squares))
+            .chain(guards.map(|guard| guard.squares[0] | guard.squares[1]))
+            .fold(B::default(), |reads, squares| reads | squares);
         square.leap_classes = (square.leaps.iter().enumerate())
             .filter(|(_, leaps)| !leaps.is_empty())
             .fold(0, |classes, (class, _)| classes | 1 << class);
@@ -555,6 +568,13 @@ impl<B: SquareSet> BulkTargets<B> {
     #[inline]
     pub(crate) fn entry(&self, player: PlayerIx, kind: Kind, from: Pos) -> usize {
         (self.layout).square(player as usize, kind as usize, from as usize)
+    }
+
+    /// The squares [`BulkTargets::targets`] reads for a `kind` of `player`'s on `from`
+    /// ([`SquareTargets::reads`]).
+    pub(crate) fn reads(&self, player: PlayerIx, kind: Kind, from: Pos) -> B {
+        let square = self.targets.get(self.entry(player, kind, from));
+        square.map_or(B::default(), |square| square.reads)
     }
 
     /// The squares the counted templates of a `kind` of `player`'s on `from` add steps

@@ -6,6 +6,7 @@ use std::cell::Cell;
 use smallvec::SmallVec;
 
 use crate::bulk::Occupancy;
+use crate::kept::KeptTargets;
 use crate::run::{Footprint, Run, Steps};
 use crate::shape::{Bulk, BulkTargets, SquareSet};
 use crate::state::{State, Step};
@@ -199,7 +200,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     /// templates counted in bulk where the screen decides them (see [`crate::bulk`])
     /// and added one by one where it does not, the other templates run as usual. Where
     /// the output narrows to the `narrowing` type, once a step of it comes only its
-    /// templates run (the filter the drops then take is returned).
+    /// templates run (the filter the drops then take is returned). The pieces'
+    /// targets are those the count before kept where they still hold (see
+    /// [`crate::kept`]).
     fn pieces_counted_in_bulk<B: SquareSet>(
         &self,
         run: &mut Run<'_, T::Noting>,
@@ -207,6 +210,25 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         turn: Turn,
         bulk: &BulkTargets<B>,
         narrowing: Option<MoveType>,
+    ) -> Filter {
+        let (mut kept, changed) = KeptTargets::take(self.tables, bulk, state, turn.move_as);
+        let filter = self.count_with_kept(run, state, turn, bulk, narrowing, &mut kept, changed);
+        kept.give_back();
+        filter
+    }
+
+    /// [`Gen::pieces_counted_in_bulk`] with the targets `kept` from the count before,
+    /// since which the squares `changed`.
+    #[allow(clippy::too_many_arguments)]
+    fn count_with_kept<B: SquareSet>(
+        &self,
+        run: &mut Run<'_, T::Noting>,
+        state: &State,
+        turn: Turn,
+        bulk: &BulkTargets<B>,
+        narrowing: Option<MoveType>,
+        kept: &mut KeptTargets<B>,
+        changed: B,
     ) -> Filter {
         let mut count = run.output().bulk_count::<B>(bulk.counted_type);
         let occupancy = Occupancy::of(self.tables, state, turn.move_as);
@@ -222,8 +244,8 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
         let mut pieces = state.pieces_of_except(turn.move_as, together.words());
         while let Some((pos, piece)) = pieces.next() {
-            let counted = bulk
-                .targets(turn.move_as, piece.kind, pos, &occupancy)
+            let counted = kept
+                .targets(bulk, changed, piece.kind, pos, &occupancy)
                 .and_then(|(targets, slid, not_run)| {
                     Some((count.count(pos, targets, slid)?, not_run))
                 });

@@ -37,6 +37,7 @@ mod gen;
 mod goals;
 mod guard;
 mod history;
+mod kept;
 mod layout;
 mod notation;
 mod piece;

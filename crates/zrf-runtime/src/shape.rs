@@ -158,7 +158,8 @@ pub(crate) const ANYTHING: Standing = EMPTY | FRIEND | ENEMY | NEUTRAL;
 /// about twice as many instructions per operation. (Three words for shogi measured
 /// dearer than four: perft 4 of corpus shogi.zrf 382 against 360 M instructions.)
 pub(crate) trait SquareSet:
-    Copy
+    'static
+    + Copy
     + Default
     + Eq
     + Debug
@@ -452,6 +453,9 @@ pub(crate) struct SquareTargets<B> {
     /// Its templates that run their code only where a square holds what a test
     /// wants: a range of [`BulkTargets::guards`].
     pub(crate) guards: (u32, u32),
+    /// Every square [`BulkTargets::targets`] reads for it: those of its leaps, its
+    /// leaps past a square, its slides and its guards.
+    pub(crate) reads: B,
 }
 
 /// A leap that passes a square that must hold what a test wants (a pawn's first
@@ -568,6 +572,8 @@ pub(crate) struct Ray<B> {
 /// the shaped templates of a piece there may add steps (see the module documentation).
 #[derive(Clone, Debug)]
 pub(crate) struct BulkTargets<B> {
+    /// Told apart from every other game's on this machine (see `crate::kept`).
+    pub(crate) id: u64,
     /// The move type of every template counted: those of other types run their code.
     pub(crate) counted_type: Option<MoveType>,
     /// The game's players, types and squares, which place the entries of `targets`

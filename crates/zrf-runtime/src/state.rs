@@ -557,6 +557,12 @@ impl State {
         self.occupied.get(start..start + words).unwrap_or(&[])
     }
 
+    /// The bitsets of every player's pieces, and of each player's pieces of each type,
+    /// one after another, each of as many words ([`State::own_words`]).
+    pub(crate) fn occupancy_words(&self) -> &[u64] {
+        &self.occupied
+    }
+
     /// The words of `occupied` that hold the squares of `player`'s pieces of `kind`.
     #[inline]
     pub(crate) fn kind_words(&self, player: PlayerIx, kind: Kind) -> &[u64] {
