@@ -242,19 +242,26 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 run.output().take_bulk_count(&mut count);
             }
         }
-        let mut pieces = state.pieces_of_except(turn.move_as, together.words());
-        while let Some((pos, piece)) = pieces.next() {
+        let mut squares = state.squares_of_except(turn.move_as, together.words());
+        while let Some(pos) = squares.next() {
             let counted = kept
-                .targets(bulk, changed, piece.kind, pos, &occupancy)
-                .and_then(|(targets, slid, not_run)| {
-                    Some((count.count(pos, targets, slid)?, not_run))
+                .targets(bulk, state, changed, pos, &occupancy)
+                .and_then(|targets| {
+                    let count = count.count(pos, targets.squares, targets.count, targets.slid);
+                    Some((count?, targets.not_run))
                 });
             // The turns counted so far go first: the steps added next come after them.
-            match counted {
+            let piece = match counted {
                 Some((undecided, u64::MAX)) if undecided.is_empty() => continue,
+                _ => match state.at(pos) {
+                    Some(piece) => piece,
+                    None => continue,
+                },
+            };
+            run.output().take_bulk_count(&mut count);
+            run.take_piece(pos, piece);
+            match counted {
                 Some((undecided, not_run)) => {
-                    run.output().take_bulk_count(&mut count);
-                    run.take_piece(pos, piece);
                     let mut undecided = undecided;
                     while !undecided.is_empty() {
                         run.add_moving_to(undecided.lowest(), bulk.counted_type);
@@ -266,19 +273,17 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                         run.only_templates(u64::MAX);
                     }
                 }
-                None => {
-                    run.output().take_bulk_count(&mut count);
-                    run.take_piece(pos, piece);
-                    self.templates.piece_moves(run, piece.kind, Filter::ANY);
-                }
+                None => self.templates.piece_moves(run, piece.kind, Filter::ANY),
             }
             if narrowing.is_some() && run.found_narrowed_type() {
                 // Only steps of the narrowed type are kept from now on, none counted in
                 // bulk: only that type's templates need run.
                 let filter = Filter::only(narrowing);
-                for (pos, piece) in pieces {
-                    run.take_piece(pos, piece);
-                    self.templates.piece_moves(run, piece.kind, filter);
+                for pos in squares {
+                    if let Some(piece) = state.at(pos) {
+                        run.take_piece(pos, piece);
+                        self.templates.piece_moves(run, piece.kind, filter);
+                    }
                 }
                 return filter;
             }

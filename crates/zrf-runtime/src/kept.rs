@@ -6,9 +6,10 @@
 //!
 //! The invariant: [`BulkTargets::targets`] of a piece reads only the squares of its
 //! [`SquareTargets::reads`], through the mover's view of them, so the targets kept for
-//! a piece of the same type on the same square, worked out for the same mover and
-//! players, hold while none of those squares changed. Debug builds check every kept
-//! answer against the one worked out again.
+//! a piece, worked out for the same mover and players, hold while neither those
+//! squares nor the piece's own changed (the bitsets of every player and type tell
+//! where something changed: on its own square, the same piece still stands). Debug
+//! builds check every kept answer against the one worked out again.
 //!
 //! [`SquareTargets::reads`]: crate::shape::SquareTargets::reads
 
@@ -27,8 +28,37 @@ thread_local! {
     static KEPT: Cell<Option<Box<dyn Any>>> = const { Cell::new(None) };
 }
 
-/// What [`BulkTargets::targets`] answered for one piece.
-type Answer<B> = Option<(B, u32, u64)>;
+/// What [`BulkTargets::targets`] answers for one piece, with how many squares its
+/// targets hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Targets<B> {
+    pub(crate) squares: B,
+    pub(crate) count: u32,
+    /// The loop iterations the templates' code would spend, and the templates whose
+    /// code need not run (see [`BulkTargets::targets`]).
+    pub(crate) slid: u32,
+    pub(crate) not_run: u64,
+}
+
+impl<B: SquareSet> Targets<B> {
+    /// [`BulkTargets::targets`] of a `kind` of `player`'s on `from` in a position seen
+    /// as `occupancy`: `None` where none of its templates is counted.
+    fn of(
+        bulk: &BulkTargets<B>,
+        player: PlayerIx,
+        kind: Kind,
+        from: Pos,
+        occupancy: &Occupancy<B>,
+    ) -> Option<Targets<B>> {
+        let (squares, slid, not_run) = bulk.targets(player, kind, from, occupancy)?;
+        Some(Targets {
+            squares,
+            count: squares.count(),
+            slid,
+            not_run,
+        })
+    }
+}
 
 /// The targets worked out by the last count on one thread (see the module
 /// documentation).
@@ -44,8 +74,9 @@ pub(crate) struct KeptTargets<B> {
     /// set (they hold for the position it counts).
     valid: B,
     set: B,
-    /// By square: the type of the piece, the squares its targets read, the answer.
-    entries: Vec<(Kind, B, Answer<B>)>,
+    /// By square: the squares the targets of the piece there read, that square
+    /// included (where it changes, another piece stands there), and its targets.
+    entries: Vec<(B, Option<Targets<B>>)>,
 }
 
 impl<B: SquareSet> KeptTargets<B> {
@@ -69,7 +100,7 @@ impl<B: SquareSet> KeptTargets<B> {
                 board: Vec::new(),
                 valid: B::default(),
                 set: B::default(),
-                entries: vec![(0, B::default(), None); B::WIDTH as usize],
+                entries: vec![(B::default(), None); B::WIDTH as usize],
             })
         });
         let board = state.occupancy_words();
@@ -104,33 +135,37 @@ impl<B: SquareSet> KeptTargets<B> {
         (kept, changed)
     }
 
-    /// [`BulkTargets::targets`] of a `kind` piece of the mover's on `from`, in the
-    /// position seen as `occupancy`, whose squares `changed` since the targets were
-    /// kept: the kept answer where it holds, else worked out and kept.
+    /// The targets of the mover's piece on `from`, in `state` seen as `occupancy`,
+    /// whose squares `changed` since the targets were kept: the kept ones where they
+    /// hold (no square they read changed, nor the piece's own), else worked out and
+    /// kept.
     #[inline]
     pub(crate) fn targets(
         &mut self,
         bulk: &BulkTargets<B>,
+        state: &State,
         changed: B,
-        kind: Kind,
         from: Pos,
         occupancy: &Occupancy<B>,
-    ) -> Answer<B> {
+    ) -> Option<Targets<B>> {
+        let kind = |state: &State| state.at(from).map(|piece| piece.kind);
         let Some(entry) = self.entries.get_mut(from as usize) else {
-            return bulk.targets(self.mover, kind, from, occupancy);
+            return Targets::of(bulk, self.mover, kind(state)?, from, occupancy);
         };
-        self.set |= B::bit(from);
-        if self.valid.has(from) && entry.0 == kind && (entry.1 & changed).is_empty() {
+        if self.valid.has(from) && (entry.0 & changed).is_empty() {
+            self.set |= B::bit(from);
             debug_assert_eq!(
-                entry.2,
-                bulk.targets(self.mover, kind, from, occupancy),
-                "the targets kept for {kind} on {from} differ from those worked out again"
+                entry.1,
+                Targets::of(bulk, self.mover, kind(state)?, from, occupancy),
+                "the targets kept for the piece on {from} differ from those worked out again"
             );
-            return entry.2;
+            return entry.1;
         }
-        let answer = bulk.targets(self.mover, kind, from, occupancy);
-        *entry = (kind, bulk.reads(self.mover, kind, from), answer);
-        answer
+        let kind = kind(state)?;
+        let targets = Targets::of(bulk, self.mover, kind, from, occupancy);
+        *entry = (bulk.reads(self.mover, kind, from) | B::bit(from), targets);
+        self.set |= B::bit(from);
+        targets
     }
 
     /// Gives the targets back to the thread, for the next count: those this count set

@@ -208,12 +208,13 @@ pub(crate) struct BulkCount<B> {
 }
 
 impl<B: SquareSet> BulkCount<B> {
-    /// Counts the turns of the piece on `from` to each of `targets`, whose templates'
-    /// code would spend `slid` loop iterations, where the screen decides them, and
-    /// answers those it does not decide, to be added one by one; `None`, counting
-    /// nothing, where the list might reach a bound on the way (the code then runs).
+    /// Counts the turns of the piece on `from` to each of `targets` (`all` squares),
+    /// whose templates' code would spend `slid` loop iterations, where the screen
+    /// decides them, and answers those it does not decide, to be added one by one;
+    /// `None`, counting nothing, where the list might reach a bound on the way (the
+    /// code then runs).
     #[inline]
-    pub(crate) fn count(&mut self, from: Pos, targets: B, slid: u32) -> Option<B> {
+    pub(crate) fn count(&mut self, from: Pos, targets: B, all: u32, slid: u32) -> Option<B> {
         let work = self.work.saturating_add(slid);
         if work > self.work_room || self.turns as usize + B::WIDTH as usize >= self.turns_room {
             return None;
@@ -222,12 +223,18 @@ impl<B: SquareSet> BulkCount<B> {
             false => targets & self.danger,
             true => targets,
         };
-        let decided = targets & !undecided;
         self.work = work;
-        if !decided.is_empty() {
-            self.turns += decided.count();
+        let decided = match undecided.is_empty() {
+            true => (targets, all),
+            false => {
+                let decided = targets & !undecided;
+                (decided, decided.count())
+            }
+        };
+        if decided.1 != 0 {
+            self.turns += decided.1;
             self.origins |= B::bit(from);
-            self.last = (from, decided);
+            self.last = (from, decided.0);
         }
         Some(undecided)
     }

@@ -494,19 +494,14 @@ impl State {
         Squares::of(self.own_words(player))
     }
 
-    /// `player`'s pieces with their squares, in position order, but for those on the
-    /// squares below 256 whose bits are set in `except` (a word per 64 squares), masked
-    /// off as each word is read.
+    /// The squares of `player`'s pieces, in position order, but for those below 256
+    /// whose bits are set in `except` (a word per 64 squares), masked off as each word
+    /// is read.
     #[inline]
-    pub(crate) fn pieces_of_except(
-        &self,
-        player: PlayerIx,
-        except: [u64; 4],
-    ) -> impl Iterator<Item = (Pos, Piece)> + '_ {
-        let piece_at = |pos: Pos| Some((pos, self.board.get(pos as usize).copied().flatten()?));
+    pub(crate) fn squares_of_except(&self, player: PlayerIx, except: [u64; 4]) -> Squares<'_> {
         let own = self.own_words(player);
         let [first_except, beyond @ ..] = except;
-        let squares = match own.split_first() {
+        match own.split_first() {
             Some((&first, rest)) => Squares {
                 words: rest,
                 base: 0,
@@ -515,8 +510,7 @@ impl State {
                 except: beyond,
             },
             None => Squares::of(own),
-        };
-        squares.filter_map(piece_at)
+        }
     }
 
     /// `player`'s pieces with their squares, in position order.
@@ -844,7 +838,7 @@ impl State {
 }
 
 /// The squares whose bits are set in a run of words, lowest first.
-struct Squares<'a> {
+pub(crate) struct Squares<'a> {
     /// The words not yet started.
     words: &'a [u64],
     /// The square of bit 0 of the current word, and of the next one.
