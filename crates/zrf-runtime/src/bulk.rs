@@ -51,7 +51,7 @@ pub(crate) struct Occupancy<B> {
 impl<B: SquareSet> Occupancy<B> {
     /// The squares of `state` (its first [`SquareSet::WIDTH`] positions) as `mover`
     /// sees them.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn of(tables: &Tables, state: &State, mover: PlayerIx) -> Occupancy<B> {
         let active = tables.active_players();
         let (mut occupied, mut enemy) = (B::default(), B::default());
@@ -220,6 +220,7 @@ impl<B: SquareSet> BulkTargets<B> {
         static GAMES: AtomicU64 = AtomicU64::new(1);
         let mut bulk = BulkTargets::<B> {
             id: GAMES.fetch_add(1, Ordering::Relaxed),
+            keeps: false,
             counted_type,
             layout,
             targets: Vec::with_capacity(layout.squares()),
@@ -269,6 +270,7 @@ impl<B: SquareSet> BulkTargets<B> {
             }
             bulk.kind_targets.push(together);
         }
+        bulk.keeps = !bulk.rays.is_empty() || !bulk.lame_leaps.is_empty();
         bulk
     }
 
@@ -688,7 +690,7 @@ impl<B: SquareSet> BulkTargets<B> {
     /// simple squares where no guard passes, and where the screen decides every turn
     /// (none of them or their targets on the `danger` squares). The other pieces are
     /// left to be counted one by one.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn count_by_kind(
         &self,
         state: &State,

@@ -6,7 +6,7 @@ use std::cell::Cell;
 use smallvec::SmallVec;
 
 use crate::bulk::Occupancy;
-use crate::kept::KeptTargets;
+use crate::kept::{KeepsTargets, KeptTargets, Targets};
 use crate::run::{Footprint, Run, Steps};
 use crate::shape::{Bulk, BulkTargets, SquareSet};
 use crate::state::{State, Step};
@@ -203,7 +203,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     /// templates run (the filter the drops then take is returned). The pieces'
     /// targets are those the count before kept where they still hold (see
     /// [`crate::kept`]).
-    fn pieces_counted_in_bulk<B: SquareSet>(
+    fn pieces_counted_in_bulk<B: KeepsTargets>(
         &self,
         run: &mut Run<'_, T::Noting>,
         state: &State,
@@ -211,24 +211,41 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         bulk: &BulkTargets<B>,
         narrowing: Option<MoveType>,
     ) -> Filter {
-        let (mut kept, changed) = KeptTargets::take(self.tables, bulk, state, turn.move_as);
-        let filter = self.count_with_kept(run, state, turn, bulk, narrowing, &mut kept, changed);
-        kept.give_back();
-        filter
+        let mover = turn.move_as;
+        if !bulk.keeps {
+            let targets = |pos: Pos, occupancy: &Occupancy<B>| {
+                Targets::of(bulk, mover, state.at(pos)?.kind, pos, occupancy)
+            };
+            return self.count_pieces(run, state, turn, bulk, narrowing, targets);
+        }
+        B::kept().with(|kept| {
+            // A count within another (none is known) keeps nothing for the next.
+            let mut own = None;
+            let mut kept = kept.try_borrow_mut();
+            let kept = match &mut kept {
+                Ok(kept) => &mut **kept,
+                Err(_) => own.insert(KeptTargets::new()),
+            };
+            let changed = kept.start(self.tables, bulk, state, mover);
+            let targets = |pos: Pos, occupancy: &Occupancy<B>| {
+                kept.targets(bulk, state, changed, pos, occupancy)
+            };
+            let filter = self.count_pieces(run, state, turn, bulk, narrowing, targets);
+            kept.finish();
+            filter
+        })
     }
 
-    /// [`Gen::pieces_counted_in_bulk`] with the targets `kept` from the count before,
-    /// since which the squares `changed`.
-    #[allow(clippy::too_many_arguments)]
-    fn count_with_kept<B: SquareSet>(
+    /// [`Gen::pieces_counted_in_bulk`], with the `targets` of the piece on a square in
+    /// the position seen as an [`Occupancy`].
+    fn count_pieces<B: SquareSet>(
         &self,
         run: &mut Run<'_, T::Noting>,
         state: &State,
         turn: Turn,
         bulk: &BulkTargets<B>,
         narrowing: Option<MoveType>,
-        kept: &mut KeptTargets<B>,
-        changed: B,
+        mut targets: impl FnMut(Pos, &Occupancy<B>) -> Option<Targets<B>>,
     ) -> Filter {
         let mut count = run.output().bulk_count::<B>(bulk.counted_type);
         let occupancy = Occupancy::of(self.tables, state, turn.move_as);
@@ -244,12 +261,10 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
         let mut squares = state.squares_of_except(turn.move_as, together.words());
         while let Some(pos) = squares.next() {
-            let counted = kept
-                .targets(bulk, state, changed, pos, &occupancy)
-                .and_then(|targets| {
-                    let count = count.count(pos, targets.squares, targets.count, targets.slid);
-                    Some((count?, targets.not_run))
-                });
+            let counted = targets(pos, &occupancy).and_then(|targets| {
+                let count = count.count(pos, targets.squares, targets.count, targets.slid);
+                Some((count?, targets.not_run))
+            });
             // The turns counted so far go first: the steps added next come after them.
             let piece = match counted {
                 Some((undecided, u64::MAX)) if undecided.is_empty() => continue,

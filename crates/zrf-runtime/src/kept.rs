@@ -13,19 +13,74 @@
 //!
 //! [`SquareTargets::reads`]: crate::shape::SquareTargets::reads
 
-use std::any::Any;
-use std::cell::Cell;
+use std::cell::RefCell;
+use std::thread::LocalKey;
 
 use crate::bulk::Occupancy;
-use crate::shape::{BulkTargets, SquareSet};
+use crate::shape::{BulkTargets, SquareSet, Words};
 use crate::state::State;
 use crate::tables::Tables;
 use crate::{Kind, PlayerIx, Pos};
 
+/// A set width whose targets each thread keeps from one count to the next.
+pub(crate) trait KeepsTargets: SquareSet {
+    /// This thread's kept targets of this width.
+    fn kept() -> &'static LocalKey<RefCell<KeptTargets<Self>>>;
+}
+
 thread_local! {
-    /// This thread's kept targets, of the set width the last count used; a count
-    /// nested in another finds none and keeps its own.
-    static KEPT: Cell<Option<Box<dyn Any>>> = const { Cell::new(None) };
+    static ONE_WORD: RefCell<KeptTargets<u64>> = RefCell::new(KeptTargets::new());
+    static TWO_WORDS: RefCell<KeptTargets<u128>> = RefCell::new(KeptTargets::new());
+    static FOUR_WORDS: RefCell<KeptTargets<Words<4>>> = RefCell::new(KeptTargets::new());
+}
+
+impl KeepsTargets for u64 {
+    fn kept() -> &'static LocalKey<RefCell<KeptTargets<u64>>> {
+        &ONE_WORD
+    }
+}
+
+impl KeepsTargets for u128 {
+    fn kept() -> &'static LocalKey<RefCell<KeptTargets<u128>>> {
+        &TWO_WORDS
+    }
+}
+
+impl KeepsTargets for Words<4> {
+    fn kept() -> &'static LocalKey<RefCell<KeptTargets<Words<4>>>> {
+        &FOUR_WORDS
+    }
+}
+
+/// The squares where the bitsets `now` and `kept`, of `words` words each one after
+/// another, differ (as a bitset of at most four words); `kept` becomes `now`.
+fn changed_words(now: &[u64], kept: &mut [u64], words: usize) -> [u64; 4] {
+    let mut changed = [0; 4];
+    match words {
+        // The boards of one or two words, without a word index to keep.
+        1 => {
+            for (kept, &now) in kept.iter_mut().zip(now) {
+                changed[0] |= *kept ^ now;
+                *kept = now;
+            }
+        }
+        2 => {
+            for (kept, now) in kept.chunks_exact_mut(2).zip(now.chunks_exact(2)) {
+                changed[0] |= kept[0] ^ now[0];
+                changed[1] |= kept[1] ^ now[1];
+                kept.copy_from_slice(now);
+            }
+        }
+        _ => {
+            for (kept, now) in kept.chunks_exact_mut(words).zip(now.chunks_exact(words)) {
+                for (changed, (kept, &now)) in changed.iter_mut().zip(kept.iter_mut().zip(now)) {
+                    *changed |= *kept ^ now;
+                    *kept = now;
+                }
+            }
+        }
+    }
+    changed
 }
 
 /// What [`BulkTargets::targets`] answers for one piece, with how many squares its
@@ -43,7 +98,8 @@ pub(crate) struct Targets<B> {
 impl<B: SquareSet> Targets<B> {
     /// [`BulkTargets::targets`] of a `kind` of `player`'s on `from` in a position seen
     /// as `occupancy`: `None` where none of its templates is counted.
-    fn of(
+    #[inline]
+    pub(crate) fn of(
         bulk: &BulkTargets<B>,
         player: PlayerIx,
         kind: Kind,
@@ -65,7 +121,7 @@ impl<B: SquareSet> Targets<B> {
 pub(crate) struct KeptTargets<B> {
     /// What they were worked out for: the bulk targets ([`BulkTargets::id`]), the
     /// mover, the players taking turns, and the bitsets of every piece
-    /// ([`State::occupancy_words`]).
+    /// ([`State::all_kinds_words`]).
     bulk: u64,
     mover: PlayerIx,
     active: [u64; 4],
@@ -80,59 +136,45 @@ pub(crate) struct KeptTargets<B> {
 }
 
 impl<B: SquareSet> KeptTargets<B> {
-    /// This thread's kept targets, for a count of `mover`'s pieces in `state` on
-    /// `bulk`, with the squares changed since they were kept (every square, where they
-    /// were kept for another game or mover, or none were).
-    pub(crate) fn take(
+    /// No targets kept.
+    pub(crate) fn new() -> KeptTargets<B> {
+        KeptTargets {
+            bulk: 0,
+            mover: 0,
+            active: [0; 4],
+            board: Vec::new(),
+            valid: B::default(),
+            set: B::default(),
+            entries: vec![(B::default(), None); B::WIDTH as usize],
+        }
+    }
+
+    /// Starts a count of `mover`'s pieces in `state` on `bulk`: the squares changed
+    /// since the targets were kept (every square, where they were kept for another
+    /// game or mover, or none were).
+    pub(crate) fn start(
+        &mut self,
         tables: &Tables,
         bulk: &BulkTargets<B>,
         state: &State,
         mover: PlayerIx,
-    ) -> (Box<KeptTargets<B>>, B) {
-        let kept = KEPT
-            .take()
-            .and_then(|kept| kept.downcast::<KeptTargets<B>>().ok());
-        let mut kept = kept.unwrap_or_else(|| {
-            Box::new(KeptTargets {
-                bulk: 0,
-                mover: 0,
-                active: [0; 4],
-                board: Vec::new(),
-                valid: B::default(),
-                set: B::default(),
-                entries: vec![(B::default(), None); B::WIDTH as usize],
-            })
-        });
-        let board = state.occupancy_words();
+    ) -> B {
+        let board = state.all_kinds_words();
         let active = tables.active_players();
         let words = state.own_words(mover).len();
-        let same = (kept.bulk, kept.mover, kept.active) == (bulk.id, mover, active)
-            && kept.board.len() == board.len()
+        let same = (self.bulk, self.mover, self.active) == (bulk.id, mover, active)
+            && self.board.len() == board.len()
             && words > 0;
-        let changed = match same {
-            true => {
-                // Word `w` of each bitset, in turn: one of `words` words.
-                let (mut changed, mut w) = ([0u64; 4], 0);
-                for (&now, &before) in board.iter().zip(&kept.board) {
-                    changed[w & 3] |= now ^ before;
-                    w += 1;
-                    if w == words {
-                        w = 0;
-                    }
-                }
-                kept.board.copy_from_slice(board);
-                B::from_words(&changed[..words.min(4)])
-            }
-            false => {
-                (kept.bulk, kept.mover, kept.active) = (bulk.id, mover, active);
-                kept.board.clear();
-                kept.board.extend_from_slice(board);
-                kept.valid = B::default();
-                B::ALL
-            }
-        };
-        kept.set = B::default();
-        (kept, changed)
+        self.set = B::default();
+        if same {
+            let changed = changed_words(board, &mut self.board, words);
+            return B::from_words(&changed[..words.min(4)]);
+        }
+        (self.bulk, self.mover, self.active) = (bulk.id, mover, active);
+        self.board.clear();
+        self.board.extend_from_slice(board);
+        self.valid = B::default();
+        B::ALL
     }
 
     /// The targets of the mover's piece on `from`, in `state` seen as `occupancy`,
@@ -168,10 +210,8 @@ impl<B: SquareSet> KeptTargets<B> {
         targets
     }
 
-    /// Gives the targets back to the thread, for the next count: those this count set
-    /// hold for the position it counted.
-    pub(crate) fn give_back(mut self: Box<Self>) {
+    /// Ends the count: the targets it set hold for the position it counted.
+    pub(crate) fn finish(&mut self) {
         self.valid = self.set;
-        KEPT.set(Some(self));
     }
 }

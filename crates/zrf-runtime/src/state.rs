@@ -551,10 +551,12 @@ impl State {
         self.occupied.get(start..start + words).unwrap_or(&[])
     }
 
-    /// The bitsets of every player's pieces, and of each player's pieces of each type,
-    /// one after another, each of as many words ([`State::own_words`]).
-    pub(crate) fn occupancy_words(&self) -> &[u64] {
-        &self.occupied
+    /// The bitsets of each player's pieces of each type, one after another
+    /// ([`State::kinds_words`] of every player), each of as many words as
+    /// [`State::own_words`]: where every piece stands and what it is.
+    pub(crate) fn all_kinds_words(&self) -> &[u64] {
+        let start = self.sizes.players * self.words();
+        self.occupied.get(start..).unwrap_or(&[])
     }
 
     /// The words of `occupied` that hold the squares of `player`'s pieces of `kind`.
