@@ -374,11 +374,9 @@ impl<B: SquareSet> BulkTargets<B> {
         square.guards.1 = self.guards.len() as u32;
         let ranges = |(start, end): (u32, u32)| start as usize..end as usize;
         let lame_leaps = self.lame_leaps[ranges(square.lame_leaps)].iter();
-        let rays = self.rays[ranges(square.rays)].iter();
         let guards = self.guards[ranges(square.guards)].iter();
         square.reads = (square.leaps.iter().copied())
             .chain(lame_leaps.map(|leap| leap.past | leap.target))
-            .chain(rays.map(|ray| ray.squares))
             .chain(guards.map(|guard| guard.squares[0] | guard.squares[1]))
             .fold(B::default(), |reads, squares| reads | squares);
         square.leap_classes = (square.leaps.iter().enumerate())
@@ -573,7 +571,7 @@ impl<B: SquareSet> BulkTargets<B> {
     }
 
     /// The squares [`BulkTargets::targets`] reads for a `kind` of `player`'s on `from`
-    /// ([`SquareTargets::reads`]).
+    /// but for its slides' ([`SquareTargets::reads`]).
     pub(crate) fn reads(&self, player: PlayerIx, kind: Kind, from: Pos) -> B {
         let square = self.targets.get(self.entry(player, kind, from));
         square.map_or(B::default(), |square| square.reads)
@@ -581,8 +579,10 @@ impl<B: SquareSet> BulkTargets<B> {
 
     /// The squares the counted templates of a `kind` of `player`'s on `from` add steps
     /// to in a position seen as `occupancy`, how many loop iterations their code would
-    /// spend, and the templates whose code need not run (counted, or skipped by their
-    /// guards), or `u64::MAX` when none does.
+    /// spend, the templates whose code need not run (counted, or skipped by their
+    /// guards), or `u64::MAX` when none does, and the squares of its slides read (each
+    /// up to the piece that stops it; beyond [`SquareTargets::reads`], nothing else is
+    /// read).
     #[inline]
     pub(crate) fn targets(
         &self,
@@ -590,7 +590,7 @@ impl<B: SquareSet> BulkTargets<B> {
         kind: Kind,
         from: Pos,
         occupancy: &Occupancy<B>,
-    ) -> Option<(B, u32, u64)> {
+    ) -> Option<(B, u32, u64, B)> {
         let square = self.targets.get(self.entry(player, kind, from))?;
         let mut not_run = square.counted;
         for guard in &self.guards[square.guards.0 as usize..square.guards.1 as usize] {
@@ -616,17 +616,19 @@ impl<B: SquareSet> BulkTargets<B> {
                 targets |= leap.target & occupancy.passing(leap.needs);
             }
         }
-        let mut slid = 0;
+        let (mut slid, mut read) = (0, B::default());
         for ray in &self.rays[square.rays.0 as usize..square.rays.1 as usize] {
             let blockers = ray.squares & occupancy.occupied;
             if blockers.is_empty() {
                 targets |= ray.squares;
+                read |= ray.squares;
                 slid += ray.len;
                 continue;
             }
             let squares = &self.ray_bits[ray.start as usize..(ray.start + ray.len) as usize];
             let mut squares = squares.iter().copied();
             for bit in squares.by_ref() {
+                read |= bit;
                 if (blockers & bit).is_empty() {
                     targets |= bit;
                     slid += 1;
@@ -640,6 +642,7 @@ impl<B: SquareSet> BulkTargets<B> {
             }
             // Past the first piece, the empty squares are passed, not added to.
             for bit in squares {
+                read |= bit;
                 if (blockers & bit).is_empty() {
                     slid += 1;
                     continue;
@@ -652,7 +655,7 @@ impl<B: SquareSet> BulkTargets<B> {
             true => u64::MAX,
             false => not_run,
         };
-        Some((targets, slid, not_run))
+        Some((targets, slid, not_run, read))
     }
 }
 

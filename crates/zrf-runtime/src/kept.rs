@@ -5,7 +5,8 @@
 //! 5: 81%).
 //!
 //! The invariant: [`BulkTargets::targets`] of a piece reads only the squares of its
-//! [`SquareTargets::reads`], through the mover's view of them, so the targets kept for
+//! [`SquareTargets::reads`] and those of its slides up to the piece that stops each
+//! (which it tells), through the mover's view of them, so the targets kept for
 //! a piece, worked out for the same mover and players, hold while neither those
 //! squares nor the piece's own changed (the bitsets of every player and type tell
 //! where something changed: on its own square, the same piece still stands). Debug
@@ -97,7 +98,31 @@ pub(crate) struct Targets<B> {
 
 impl<B: SquareSet> Targets<B> {
     /// [`BulkTargets::targets`] of a `kind` of `player`'s on `from` in a position seen
-    /// as `occupancy`: `None` where none of its templates is counted.
+    /// as `occupancy`: `None` where none of its templates is counted; with the squares
+    /// the answer depends on.
+    #[inline]
+    pub(crate) fn read(
+        bulk: &BulkTargets<B>,
+        player: PlayerIx,
+        kind: Kind,
+        from: Pos,
+        occupancy: &Occupancy<B>,
+    ) -> (Option<Targets<B>>, B) {
+        let reads = bulk.reads(player, kind, from);
+        let Some((squares, slid, not_run, slides)) = bulk.targets(player, kind, from, occupancy)
+        else {
+            return (None, reads);
+        };
+        let targets = Targets {
+            squares,
+            count: squares.count(),
+            slid,
+            not_run,
+        };
+        (Some(targets), reads | slides)
+    }
+
+    /// [`Targets::read`] without the squares read.
     #[inline]
     pub(crate) fn of(
         bulk: &BulkTargets<B>,
@@ -106,7 +131,7 @@ impl<B: SquareSet> Targets<B> {
         from: Pos,
         occupancy: &Occupancy<B>,
     ) -> Option<Targets<B>> {
-        let (squares, slid, not_run) = bulk.targets(player, kind, from, occupancy)?;
+        let (squares, slid, not_run, _) = bulk.targets(player, kind, from, occupancy)?;
         Some(Targets {
             squares,
             count: squares.count(),
@@ -203,9 +228,8 @@ impl<B: SquareSet> KeptTargets<B> {
             );
             return entry.1;
         }
-        let kind = kind(state)?;
-        let targets = Targets::of(bulk, self.mover, kind, from, occupancy);
-        *entry = (bulk.reads(self.mover, kind, from) | B::bit(from), targets);
+        let (targets, reads) = Targets::read(bulk, self.mover, kind(state)?, from, occupancy);
+        *entry = (reads | B::bit(from), targets);
         self.set |= B::bit(from);
         targets
     }

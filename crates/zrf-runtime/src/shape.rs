@@ -453,8 +453,9 @@ pub(crate) struct SquareTargets<B> {
     /// Its templates that run their code only where a square holds what a test
     /// wants: a range of [`BulkTargets::guards`].
     pub(crate) guards: (u32, u32),
-    /// Every square [`BulkTargets::targets`] reads for it: those of its leaps, its
-    /// leaps past a square, its slides and its guards.
+    /// Every square [`BulkTargets::targets`] reads for it but those of its slides
+    /// (read up to the piece that stops each, which the targets tell): those of its
+    /// leaps, its leaps past a square and its guards.
     pub(crate) reads: B,
 }
 
