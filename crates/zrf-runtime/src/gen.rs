@@ -226,7 +226,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 Ok(kept) => &mut **kept,
                 Err(_) => own.insert(KeptTargets::new()),
             };
-            let changed = kept.start(self.tables, bulk, state, mover);
+            let changed = kept.start(bulk, state, mover);
             let targets = |pos: Pos, occupancy: &Occupancy<B>| {
                 kept.targets(bulk, state, changed, pos, occupancy)
             };
