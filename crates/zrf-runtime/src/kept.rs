@@ -108,17 +108,10 @@ impl<B: SquareSet> Targets<B> {
         occupancy: &Occupancy<B>,
     ) -> (Option<Targets<B>>, B) {
         let reads = bulk.reads(player, kind, from);
-        let Some((squares, slid, not_run, slides)) = bulk.targets(player, kind, from, occupancy)
-        else {
-            return (None, reads);
-        };
-        let targets = Targets {
-            squares,
-            count: squares.count(),
-            slid,
-            not_run,
-        };
-        (Some(targets), reads | slides)
+        match bulk.targets(player, kind, from, occupancy) {
+            Some(answer @ (.., slides)) => (Some(Targets::from(answer)), reads | slides),
+            None => (None, reads),
+        }
     }
 
     /// [`Targets::read`] without the squares read.
@@ -130,13 +123,19 @@ impl<B: SquareSet> Targets<B> {
         from: Pos,
         occupancy: &Occupancy<B>,
     ) -> Option<Targets<B>> {
-        let (squares, slid, not_run, _) = bulk.targets(player, kind, from, occupancy)?;
-        Some(Targets {
+        bulk.targets(player, kind, from, occupancy)
+            .map(Targets::from)
+    }
+
+    /// The targets of an answer of [`BulkTargets::targets`].
+    #[inline]
+    fn from((squares, slid, not_run, _): (B, u32, u64, B)) -> Targets<B> {
+        Targets {
             squares,
             count: squares.count(),
             slid,
             not_run,
-        })
+        }
     }
 }
 
