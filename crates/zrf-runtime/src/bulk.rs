@@ -220,7 +220,6 @@ impl<B: SquareSet> BulkTargets<B> {
         static GAMES: AtomicU64 = AtomicU64::new(1);
         let mut bulk = BulkTargets::<B> {
             id: GAMES.fetch_add(1, Ordering::Relaxed),
-            keeps: false,
             counted_type,
             layout,
             targets: Vec::with_capacity(layout.squares()),
@@ -270,7 +269,6 @@ impl<B: SquareSet> BulkTargets<B> {
             }
             bulk.kind_targets.push(together);
         }
-        bulk.keeps = !bulk.rays.is_empty() || !bulk.lame_leaps.is_empty();
         bulk
     }
 
@@ -568,6 +566,14 @@ impl<B: SquareSet> BulkTargets<B> {
     #[inline]
     pub(crate) fn entry(&self, player: PlayerIx, kind: Kind, from: Pos) -> usize {
         (self.layout).square(player as usize, kind as usize, from as usize)
+    }
+
+    /// Whether a count keeps the targets it works out for the next (`crate::kept`):
+    /// where some piece slides or leaps past a square. Leaps alone are looked up as
+    /// cheaply as a kept answer (English checkers perft 8: 4.4% more instructions
+    /// with its men's targets kept).
+    pub(crate) fn keeps(&self) -> bool {
+        !self.rays.is_empty() || !self.lame_leaps.is_empty()
     }
 
     /// The squares [`BulkTargets::targets`] reads for a `kind` of `player`'s on `from`

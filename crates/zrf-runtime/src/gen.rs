@@ -212,7 +212,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         narrowing: Option<MoveType>,
     ) -> Filter {
         let mover = turn.move_as;
-        if !bulk.keeps {
+        if !bulk.keeps() {
             let targets = |pos: Pos, occupancy: &Occupancy<B>| {
                 Targets::of(bulk, mover, state.at(pos)?.kind, pos, occupancy)
             };

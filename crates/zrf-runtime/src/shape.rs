@@ -575,11 +575,6 @@ pub(crate) struct Ray<B> {
 pub(crate) struct BulkTargets<B> {
     /// Told apart from every other game's on this machine (see `crate::kept`).
     pub(crate) id: u64,
-    /// Whether a count keeps the targets it works out for the next (`crate::kept`):
-    /// where some piece slides or leaps past a square. Leaps alone are looked up as
-    /// cheaply as a kept answer (English checkers perft 8: 4.4% more instructions
-    /// with its men's targets kept).
-    pub(crate) keeps: bool,
     /// The move type of every template counted: those of other types run their code.
     pub(crate) counted_type: Option<MoveType>,
     /// The game's players, types and squares, which place the entries of `targets`
