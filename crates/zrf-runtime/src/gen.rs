@@ -606,7 +606,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             false
         };
         if let Some(footprint) = footprint {
-            *footprint = seen.union(steps.map_or_else(Footprint::default, |s| s.footprint()));
+            // Read in place: the steps are large, and moving them out copies them.
+            *footprint = seen.union(
+                steps
+                    .as_ref()
+                    .map_or_else(Footprint::default, Steps::footprint),
+            );
         }
         found
     }
