@@ -412,6 +412,12 @@ impl State {
 
     /// Sets what stands on `pos`.
     pub fn put(&mut self, pos: Pos, piece: Option<Piece>) {
+        self.set_square(pos, piece);
+    }
+
+    /// [`State::put`], inlined where a turn made in place is taken back.
+    #[inline(always)]
+    pub(super) fn set_square(&mut self, pos: Pos, piece: Option<Piece>) {
         let before = std::mem::replace(&mut self.board[pos as usize], piece);
         if let Some(before) = before {
             self.vacate(before, pos);
@@ -649,12 +655,7 @@ impl State {
 
     #[inline]
     fn square_hash(&self, tables: &Tables, pos: Pos) -> u64 {
-        self.at(pos).map_or(0, |p| {
-            let (owner, kind) = (p.owner as usize, p.kind as usize);
-            tables
-                .zobrist
-                .piece(pos as usize, owner, kind, p.attributes)
-        })
+        make::piece_key(tables, pos, self.at(pos))
     }
 
     fn stock_hash(&self, tables: &Tables) -> u64 {

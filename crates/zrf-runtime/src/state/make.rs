@@ -48,12 +48,9 @@ impl State {
     /// for [`State::unmake`].
     pub(crate) fn make(&mut self, tables: &Tables, steps: &[Step], changed: &[Pos]) -> Undo {
         let hash = self.hash(tables);
-        let mut next_hash = hash ^ tables.mover_change_key(self.turn);
-        let mut squares = SmallVec::new();
-        for &pos in changed {
-            next_hash ^= self.square_hash(tables, pos);
-            squares.push((pos, self.board[pos as usize]));
-        }
+        let squares = (changed.iter())
+            .map(|&pos| (pos, self.board[pos as usize]))
+            .collect();
         let previous = Some(self.history_entry(hash).clone());
         let undo = Undo {
             squares,
@@ -74,8 +71,10 @@ impl State {
             self.last_to = None;
         }
         self.turn += 1;
-        for &pos in changed {
-            next_hash ^= self.square_hash(tables, pos);
+        // Each changed square's key before (kept in `undo`) and after.
+        let mut next_hash = hash ^ tables.mover_change_key(undo.turn);
+        for &(pos, before) in &undo.squares {
+            next_hash ^= piece_key(tables, pos, before) ^ self.square_hash(tables, pos);
         }
         if !Rc::ptr_eq(&self.stock, &undo.stock) && self.stock != undo.stock {
             next_hash ^= stock_hash(tables, &undo.stock) ^ stock_hash(tables, &self.stock);
@@ -92,8 +91,8 @@ impl State {
     /// Takes back the turn [`State::make`] played, which returned `undo`: the position is
     /// again the one it was, history and hash included.
     pub(crate) fn unmake(&mut self, undo: Undo) {
-        for &(pos, piece) in undo.squares.iter().rev() {
-            self.put(pos, piece);
+        for &(pos, piece) in &undo.squares {
+            self.set_square(pos, piece);
         }
         self.stock = undo.stock;
         self.turn = undo.turn;
@@ -108,6 +107,16 @@ impl State {
             "occupancy bitsets out of step with the board after a turn was taken back"
         );
     }
+}
+
+/// The part of [`State::position_hash`] that stands for `piece` on `pos` (none for an
+/// empty square).
+#[inline]
+pub(super) fn piece_key(tables: &Tables, pos: Pos, piece: Option<Piece>) -> u64 {
+    piece.map_or(0, |p| {
+        let (owner, kind) = (p.owner as usize, p.kind as usize);
+        (tables.zobrist).piece(pos as usize, owner, kind, p.attributes)
+    })
 }
 
 /// The part of [`State::position_hash`] that stands for the stocks.
