@@ -544,15 +544,38 @@ impl Reach {
 
 /// The squares of a bitset over squares given word by word (bit `b` of word `w` is
 /// square `64 * w + b`), in order.
-pub(crate) fn squares_in(words: impl IntoIterator<Item = u64>) -> impl Iterator<Item = usize> {
-    words.into_iter().enumerate().flat_map(|(word, bits)| {
-        let mut rest = bits;
-        std::iter::from_fn(move || {
-            (rest != 0).then(|| {
-                let bit = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                word * 64 + bit
-            })
-        })
-    })
+pub(crate) fn squares_in<W: IntoIterator<Item = u64>>(words: W) -> SquaresIn<W::IntoIter> {
+    SquaresIn {
+        words: words.into_iter(),
+        bits: 0,
+        base: 0,
+        next_base: 0,
+    }
+}
+
+/// The iterator of [`squares_in`]: a word at a time, its bits lowest first. A plain
+/// loop, not a flattened iterator of iterators, whose every step tests which part
+/// it is in (a royal guard's scan collects its threats through it).
+pub(crate) struct SquaresIn<I> {
+    words: I,
+    /// The bits of the current word not yet given, and that word's first square.
+    bits: u64,
+    base: usize,
+    next_base: usize,
+}
+
+impl<I: Iterator<Item = u64>> Iterator for SquaresIn<I> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.bits == 0 {
+            self.bits = self.words.next()?;
+            self.base = self.next_base;
+            self.next_base += 64;
+        }
+        let bit = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(self.base + bit)
+    }
 }
