@@ -23,14 +23,15 @@ pub struct Undo {
     squares: SmallVec<[(Pos, Option<Piece>); 4]>,
     /// The stocks before (shared, not copied: a step that changes them copies them).
     stock: Rc<[u32]>,
-    turn: u32,
     last_from: Option<Pos>,
     last_to: Option<Pos>,
     last_captured: SmallVec<[Piece; 4]>,
     hash: Option<u64>,
+    /// The history before the position. The position's own (that of its successors)
+    /// is the one after the turn holds, given back to the position when it is taken
+    /// back: moved, not copied, so that a search's turns leave the history's holders
+    /// alone.
     previous: Option<History>,
-    /// The history of the position's successors, kept for the next turn made from it.
-    entry: OnceCell<History>,
 }
 
 impl Undo {
@@ -51,17 +52,16 @@ impl State {
         let squares = (changed.iter())
             .map(|&pos| (pos, self.board[pos as usize]))
             .collect();
-        let previous = Some(self.history_entry(hash).clone());
+        let entry =
+            (self.entry.take()).unwrap_or_else(|| History::pushed(self.previous.as_ref(), hash));
         let undo = Undo {
             squares,
             stock: Rc::clone(&self.stock),
-            turn: self.turn,
             last_from: self.last_from,
             last_to: self.last_to,
             last_captured: std::mem::take(&mut self.last_captured),
             hash: self.hash,
-            previous: std::mem::replace(&mut self.previous, previous),
-            entry: std::mem::take(&mut self.entry),
+            previous: self.previous.replace(entry),
         };
         for step in steps {
             self.apply_step(tables, step);
@@ -70,9 +70,10 @@ impl State {
             self.last_from = None;
             self.last_to = None;
         }
+        let mover_change = tables.mover_change_key(self.turn);
         self.turn += 1;
         // Each changed square's key before (kept in `undo`) and after.
-        let mut next_hash = hash ^ tables.mover_change_key(undo.turn);
+        let mut next_hash = hash ^ mover_change;
         for &(pos, before) in &undo.squares {
             next_hash ^= piece_key(tables, pos, before) ^ self.square_hash(tables, pos);
         }
@@ -95,13 +96,13 @@ impl State {
             self.set_square(pos, piece);
         }
         self.stock = undo.stock;
-        self.turn = undo.turn;
+        self.turn -= 1;
         self.last_from = undo.last_from;
         self.last_to = undo.last_to;
         self.last_captured = undo.last_captured;
         self.hash = undo.hash;
-        self.previous = undo.previous;
-        self.entry = undo.entry;
+        let entry = std::mem::replace(&mut self.previous, undo.previous);
+        self.entry = entry.map_or_else(OnceCell::new, OnceCell::from);
         debug_assert!(
             self.occupancy_matches_board(),
             "occupancy bitsets out of step with the board after a turn was taken back"
