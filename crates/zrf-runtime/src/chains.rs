@@ -8,9 +8,9 @@
 
 use crate::bulk::standing;
 use crate::shape::{Bulk, BulkTargets, SquareSet, Standing};
+use crate::state::changed::{after_one_piece_moving, one_piece_moving};
 use crate::state::{State, Step};
 use crate::tables::{Filter, Tables};
-use crate::watched::{after_one_piece_moving, one_piece_moving};
 use crate::PlayerIx;
 
 impl<B: SquareSet> BulkTargets<B> {

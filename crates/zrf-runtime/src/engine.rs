@@ -12,11 +12,11 @@
 use crate::consistency::Inconsistency;
 use crate::gen::Gen;
 use crate::run::Steps;
+use crate::state::changed::changed_squares;
 use crate::state::{State, Undo};
 use crate::tables::{PassTurn, Tables, Turn};
 use crate::templates::Templates;
 use crate::turn::{drop_repeated_turns, Move};
-use crate::watched::changed_squares;
 use crate::MoveType;
 
 /// A playable game: its tables and its templates.
@@ -282,7 +282,7 @@ impl<T: Templates> Engine<T> {
     /// Plays `mv`, a turn legal in `state`, on `state` itself: it becomes the position
     /// [`Engine::play`] returns. What it was is returned, for [`Engine::unmake`].
     pub fn make(&self, state: &mut State, mv: &Move) -> Undo {
-        state.make(&self.tables, &mv.steps, &changed_squares(&mv.steps))
+        state.make(&self.tables, &mv.steps)
     }
 
     /// Takes back the turn [`Engine::make`] played on `state`, which returned `undo`.

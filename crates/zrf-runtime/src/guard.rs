@@ -8,14 +8,13 @@ use crate::engine::Engine;
 use crate::gen::{Listed, SPARE_POSITION};
 use crate::reach::squares_in;
 use crate::run::{removal_square, Footprint, Screen, Steps};
+use crate::state::changed::one_piece_moving;
 use crate::state::{Change, State, Step};
 use crate::strikes::Strikes;
 use crate::tables::{Filter, Turn};
 use crate::templates::Templates;
 use crate::turn::{drop_repeated_turns, Move};
-use crate::watched::{
-    one_piece_moving, royal_squares, threats_after_one_piece_moving, Probe, Watched,
-};
+use crate::watched::{royal_squares, threats_after_one_piece_moving, Probe, Watched};
 use crate::{Kind, PlayerIx, Pos};
 
 impl<T: Templates> Engine<T> {

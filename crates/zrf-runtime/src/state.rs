@@ -10,6 +10,7 @@ use crate::piece::Piece;
 use crate::tables::{Tables, NO_POS};
 use crate::{Kind, MoveType, PieceSquares, PlayerIx, Pos};
 
+pub(crate) mod changed;
 mod make;
 
 use make::stock_hash;

@@ -2,13 +2,14 @@
 //! carried from a position to the position after each candidate turn, and whether a
 //! step removes a protected piece.
 
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 
 use crate::piece::Piece;
 use crate::reach::squares_in;
 use crate::reach::Reach;
 use crate::run::hits_any;
-use crate::state::{Change, State, Step};
+use crate::state::changed::{changed_squares, for_each_changed_square, one_piece_moving};
+use crate::state::{State, Step};
 use crate::tables::Tables;
 use crate::turn::Move;
 use crate::{Kind, PlayerIx, Pos};
@@ -408,57 +409,6 @@ impl Watched {
     }
 }
 
-/// The squares `steps` change, each once.
-pub(crate) fn changed_squares(steps: &[Step]) -> SmallVec<[Pos; 8]> {
-    // The commonest turns name each square once: nothing to look for twice.
-    match one_piece_moving(steps) {
-        Some((from, to, None)) => return smallvec![from, to],
-        Some((from, to, Some(captured))) => return smallvec![from, to, captured],
-        None => {}
-    }
-    let mut changed = SmallVec::new();
-    for_each_changed_square(steps, |pos| {
-        if !changed.contains(&pos) {
-            changed.push(pos);
-        }
-    });
-    changed
-}
-
-/// The squares of `steps` when they are one step that moves one piece to another square
-/// and perhaps captures another on a third (`from`, `to`, the capture): the commonest
-/// turns, which hot paths read without a pass over the changes.
-#[inline]
-pub(crate) fn one_piece_moving(steps: &[Step]) -> Option<(Pos, Pos, Option<Pos>)> {
-    let [step] = steps else {
-        return None;
-    };
-    match step.changes[..] {
-        [Change::Move { from, to }] if from != to => Some((from, to, None)),
-        [Change::Move { from, to }, Change::Capture { pos }]
-            if from != to && pos != from && pos != to =>
-        {
-            Some((from, to, Some(pos)))
-        }
-        _ => None,
-    }
-}
-
-/// What stands on each square of `before` after the step `moving` (as
-/// [`one_piece_moving`] gives it): the moved piece on its last square, nothing where it
-/// was or where it captured.
-pub(crate) fn after_one_piece_moving(
-    before: &State,
-    (from, to, captured): (Pos, Pos, Option<Pos>),
-) -> impl Fn(Pos) -> Option<Piece> + '_ {
-    let moved = before.at(from);
-    move |pos: Pos| match pos {
-        _ if pos == to => moved,
-        _ if pos == from || Some(pos) == captured => None,
-        _ => before.at(pos),
-    }
-}
-
 /// The squares of the pieces of `attacker` that may hit one of `targets` by their
 /// type's reach (read backwards, [`Reach::hitting_from`]) in the position after a step
 /// that moves the piece on `from` to `to` and perhaps captures on a third square
@@ -586,24 +536,4 @@ fn takes_protected(
             let after_count = changed.iter().filter_map(|&pos| after(pos));
             after_count.filter(protected).count() < before_count.filter(protected).count()
         })
-}
-
-/// Calls `visit` with each square a change of `steps` names (some more than once).
-fn for_each_changed_square(steps: &[Step], mut visit: impl FnMut(Pos)) {
-    for change in steps.iter().flat_map(|s| &s.changes) {
-        match *change {
-            Change::Move { from, to } => {
-                visit(from);
-                visit(to);
-            }
-            Change::Place { pos, .. }
-            | Change::Capture { pos }
-            | Change::Create { pos, .. }
-            | Change::ChangeType { pos, .. }
-            | Change::ChangeOwner { pos, .. }
-            | Change::Flip { pos }
-            | Change::SetAttribute { pos, .. } => visit(pos),
-            Change::TakeStock { .. } => {}
-        }
-    }
 }

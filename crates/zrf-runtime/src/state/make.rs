@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use smallvec::SmallVec;
 
+use super::changed::changed_squares_with;
 use super::State;
 use crate::history::History;
 use crate::piece::Piece;
@@ -43,15 +44,16 @@ impl Undo {
 }
 
 impl State {
-    /// Plays the turn of these `steps` (none: a pass) on this position, whose squares
-    /// `changed` (each once) are all the steps change: the position becomes the one
-    /// [`crate::Engine::play`] makes, history and hash included. What it was is returned,
-    /// for [`State::unmake`].
-    pub(crate) fn make(&mut self, tables: &Tables, steps: &[Step], changed: &[Pos]) -> Undo {
+    /// Plays the turn of these `steps` (none: a pass) on this position: it becomes the
+    /// one [`crate::Engine::play`] makes, history and hash included. What it was is
+    /// returned, for [`State::unmake`].
+    pub(crate) fn make(&mut self, tables: &Tables, steps: &[Step]) -> Undo {
         let hash = self.hash(tables);
-        let squares = (changed.iter())
-            .map(|&pos| (pos, self.board[pos as usize]))
-            .collect();
+        let squares = changed_squares_with(
+            steps,
+            |pos| (pos, self.board[pos as usize]),
+            |&(pos, _)| pos,
+        );
         let entry =
             (self.entry.take()).unwrap_or_else(|| History::pushed(self.previous.as_ref(), hash));
         let undo = Undo {
