@@ -86,7 +86,9 @@ fn outcome<T: Templates>(engine: &Engine<T>, state: &State, has_moves: bool) -> 
     by_goals(engine, state, has_moves)
 }
 
-/// [`outcome`] by the goals in file order, then the draws without a goal.
+/// [`outcome`] by the goals in file order, then the draws without a goal. Out of line:
+/// most positions of a search are told by the test before it.
+#[inline(never)]
 fn by_goals<T: Templates>(engine: &Engine<T>, state: &State, has_moves: bool) -> Option<Outcome> {
     let tables = &engine.tables;
     let at_start = state.turn == 0;
