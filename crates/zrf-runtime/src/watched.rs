@@ -34,44 +34,21 @@ pub(crate) fn is_royal(royal: &[bool], piece: Piece) -> bool {
 /// The squares of `owner`'s pieces whose kinds are marked in `royal`, ascending: read
 /// off the bitsets of those types, without a look at the other pieces.
 pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> SmallVec<[Pos; 4]> {
-    let by_kind = state.kinds_words(owner);
-    // No words for someone who is not a player, or a board of no squares.
-    let words = state.own_words(owner).len();
-    if words == 1 {
-        // Boards of up to 64 squares, a word per type: the royal types' words ored in
-        // one pass, without a list of those types first. The invariant: the squares
-        // the lookup type by type finds.
-        let mut squares = SmallVec::new();
-        let mut bits = 0;
-        for (&word, &r) in by_kind.iter().zip(royal) {
-            bits |= word & u64::from(r).wrapping_neg();
-        }
-        while bits != 0 {
-            squares.push(bits.trailing_zeros());
-            bits &= bits - 1;
-        }
-        debug_assert_eq!(squares, royal_squares_type_by_type(by_kind, words, royal));
-        return squares;
-    }
-    royal_squares_type_by_type(by_kind, words, royal)
-}
-
-/// [`royal_squares`] from the bitsets by type (`by_kind`, `words` a type): the royal
-/// types found once, not once per word, as games have many types and few royal ones.
-fn royal_squares_type_by_type(by_kind: &[u64], words: usize, royal: &[bool]) -> SmallVec<[Pos; 4]> {
     let mut squares = SmallVec::new();
-    let kinds: SmallVec<[usize; 4]> = (royal.iter().enumerate())
-        .filter_map(|(kind, &r)| r.then_some(kind))
-        .collect();
-    for word in 0..words {
-        let mut bits = 0;
-        for &kind in &kinds {
-            bits |= by_kind.get(kind * words + word).copied().unwrap_or(0);
+    let mut types = 0;
+    for (kind, _) in royal.iter().enumerate().filter(|&(_, &r)| r) {
+        for (word, &bits) in state.kind_words(owner, kind as Kind).iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                squares.push((word * 64) as Pos + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
         }
-        while bits != 0 {
-            squares.push((word * 64) as Pos + bits.trailing_zeros());
-            bits &= bits - 1;
-        }
+        types += 1;
+    }
+    // Each type's squares come ascending; those of several are merged.
+    if types > 1 {
+        squares.sort_unstable();
     }
     squares
 }
