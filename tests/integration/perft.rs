@@ -685,6 +685,43 @@ fn a_turn_made_in_place_gives_the_position_play_gives_and_taking_it_back_restore
     }
 }
 
+#[test]
+fn replies_made_and_taken_back_under_a_turn_made_in_place_see_the_history_play_gives() {
+    // A search makes a turn, then each reply, taking each back before the next: the
+    // history the position after a reply holds (its own and the turn's) is the one
+    // play gives, and taking the replies back leaves the turn's position as it was.
+    for sample in PLAYED_SAMPLES {
+        let engine = engine(sample);
+        let mut replies = 0;
+        zrf_search::playout(&engine, 7, 40, |state| {
+            let mut scratch = state.clone();
+            for mv in engine.legal_moves(state).into_iter().take(3) {
+                let played = engine.play(state, &mv);
+                let undo = engine.make(&mut scratch, &mv);
+                for reply in engine.legal_moves(&played) {
+                    let expected = engine.play(&played, &reply).snapshot();
+                    let inner = engine.make(&mut scratch, &reply);
+                    assert_eq!(
+                        scratch.snapshot(),
+                        expected,
+                        "{sample}: reply made in place"
+                    );
+                    engine.unmake(&mut scratch, inner);
+                    replies += 1;
+                }
+                assert_eq!(
+                    scratch.snapshot(),
+                    played.snapshot(),
+                    "{sample}: replies taken back"
+                );
+                engine.unmake(&mut scratch, undo);
+            }
+            true
+        });
+        assert!(replies > 300, "{sample}: {replies} replies");
+    }
+}
+
 /// Chess perft 4 from `start` under an attack test that trusts a wrong reach table:
 /// release builds miss checks and count otherwise than 197,281; debug builds check
 /// every attack test (castling asks `attacked?`) against every template, and stop.
