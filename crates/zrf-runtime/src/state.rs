@@ -162,7 +162,8 @@ pub struct State {
     previous: Option<History>,
     /// The history of this position's successors (this one after `previous`): made when
     /// a move is first played from it, so that positions never played from (a search's
-    /// leaves) make none.
+    /// leaves) make none. While a turn made in place on it stands, the position after
+    /// holds it as its `previous`, and gives it back when the turn is taken back.
     entry: OnceCell<History>,
 }
 
