@@ -4,9 +4,9 @@
 
 use smallvec::SmallVec;
 
+use crate::bits::squares_in;
 use crate::engine::Engine;
 use crate::gen::{Listed, SPARE_POSITION};
-use crate::reach::squares_in;
 use crate::run::{removal_square, Footprint, Screen, Steps};
 use crate::state::changed::one_piece_moving;
 use crate::state::{Change, State, Step};
@@ -394,7 +394,7 @@ impl<'a> RoyalGuard<'a> {
             Strikes::Unread(threats) => {
                 threats == [0; 4] || {
                     let after = position_after(&mut self.after, engine, state, mv);
-                    let threats = squares_in(threats).map(|pos| pos as Pos);
+                    let threats = squares_in(threats);
                     !(engine.gen()).captures_any_of_among(
                         after, self.reply, &targets, self.royal, threats, None,
                     )

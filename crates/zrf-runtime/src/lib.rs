@@ -27,6 +27,7 @@
 #![deny(missing_docs)]
 
 mod attacked;
+mod bits;
 mod bulk;
 mod chains;
 mod consistency;

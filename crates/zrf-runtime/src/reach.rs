@@ -1,6 +1,7 @@
 //! Where each piece's moves can take effect, so that the attack test (is a royal piece
 //! capturable?) runs only the pieces that could reach it.
 
+use crate::bits::squares_in;
 use crate::{Inconsistency, Kind, PieceSquares, PlayerIx, Pos};
 
 /// Per moving player, piece type and square: the squares a move of that piece could
@@ -241,7 +242,8 @@ impl Reach {
                         continue;
                     }
                     let set = &bits[layout.row(player, kind, from)..][..words];
-                    for target in squares_in(set.iter().copied()).filter(|&t| t < positions) {
+                    let targets = squares_in(set.iter().copied()).map(|t| t as usize);
+                    for target in targets.filter(|&t| t < positions) {
                         hitting_from[kind_row(player, target, kind) + word] |= bit;
                     }
                 }
@@ -325,7 +327,8 @@ impl Reach {
                 for template in 0..total {
                     let set = &template_bits[layout.template_row(player, from, template, total)..]
                         [..words];
-                    for target in squares_in(set.iter().copied()).filter(|&t| t < positions) {
+                    let targets = squares_in(set.iter().copied()).map(|t| t as usize);
+                    for target in targets.filter(|&t| t < positions) {
                         toward[layout.square_pair(player, from, target)] |= 1 << template;
                     }
                 }
@@ -539,43 +542,5 @@ impl Reach {
     /// leaves out when the reach is kept by template.
     pub fn parts(&self) -> (&[bool], &[u64]) {
         (&self.bounded, &self.bits)
-    }
-}
-
-/// The squares of a bitset over squares given word by word (bit `b` of word `w` is
-/// square `64 * w + b`), in order.
-pub(crate) fn squares_in<W: IntoIterator<Item = u64>>(words: W) -> SquaresIn<W::IntoIter> {
-    SquaresIn {
-        words: words.into_iter(),
-        bits: 0,
-        base: 0,
-        next_base: 0,
-    }
-}
-
-/// The iterator of [`squares_in`]: a word at a time, its bits lowest first. A plain
-/// loop, not a flattened iterator of iterators, whose every step tests which part
-/// it is in (a royal guard's scan collects its threats through it).
-pub(crate) struct SquaresIn<I> {
-    words: I,
-    /// The bits of the current word not yet given, and that word's first square.
-    bits: u64,
-    base: usize,
-    next_base: usize,
-}
-
-impl<I: Iterator<Item = u64>> Iterator for SquaresIn<I> {
-    type Item = usize;
-
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        while self.bits == 0 {
-            self.bits = self.words.next()?;
-            self.base = self.next_base;
-            self.next_base += 64;
-        }
-        let bit = self.bits.trailing_zeros() as usize;
-        self.bits &= self.bits - 1;
-        Some(self.base + bit)
     }
 }

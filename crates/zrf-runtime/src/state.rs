@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use smallvec::{smallvec, SmallVec};
 
+use crate::bits::{squares_except, squares_in};
 use crate::history::History;
 use crate::piece::Piece;
 use crate::tables::{Tables, NO_POS};
@@ -499,26 +500,19 @@ impl State {
     /// The squares of `player`'s pieces, in position order.
     #[inline]
     pub fn squares_of(&self, player: PlayerIx) -> impl Iterator<Item = Pos> + '_ {
-        Squares::of(self.own_words(player))
+        squares_in(self.own_words(player).iter().copied())
     }
 
     /// The squares of `player`'s pieces, in position order, but for those below 256
     /// whose bits are set in `except` (a word per 64 squares), masked off as each word
     /// is read.
     #[inline]
-    pub(crate) fn squares_of_except(&self, player: PlayerIx, except: [u64; 4]) -> Squares<'_> {
-        let own = self.own_words(player);
-        let [first_except, beyond @ ..] = except;
-        match own.split_first() {
-            Some((&first, rest)) => Squares {
-                words: rest,
-                base: 0,
-                next_base: 64,
-                bits: first & !first_except,
-                except: beyond,
-            },
-            None => Squares::of(own),
-        }
+    pub(crate) fn squares_of_except(
+        &self,
+        player: PlayerIx,
+        except: [u64; 4],
+    ) -> impl Iterator<Item = Pos> + '_ {
+        squares_except(self.own_words(player).iter().copied(), except)
     }
 
     /// `player`'s pieces with their squares, in position order.
@@ -592,7 +586,7 @@ impl State {
     /// The squares of `player`'s pieces of `kind`, in position order.
     #[inline]
     pub fn squares_of_kind(&self, player: PlayerIx, kind: Kind) -> impl Iterator<Item = Pos> + '_ {
-        Squares::of(self.kind_words(player, kind))
+        squares_in(self.kind_words(player, kind).iter().copied())
     }
 
     /// How many pieces of `kind` `player` has on the board.
@@ -839,51 +833,5 @@ impl State {
                 }
             }
         }
-    }
-}
-
-/// The squares whose bits are set in a run of words, lowest first.
-pub(crate) struct Squares<'a> {
-    /// The words not yet started.
-    words: &'a [u64],
-    /// The square of bit 0 of the current word, and of the next one.
-    base: Pos,
-    next_base: Pos,
-    /// What is left of the current word.
-    bits: u64,
-    /// The squares to leave out of the next words (the first three).
-    except: [u64; 3],
-}
-
-impl Squares<'_> {
-    #[inline]
-    fn of(words: &[u64]) -> Squares<'_> {
-        Squares {
-            words,
-            base: 0,
-            next_base: 0,
-            bits: 0,
-            except: [0; 3],
-        }
-    }
-}
-
-impl Iterator for Squares<'_> {
-    type Item = Pos;
-
-    #[inline]
-    fn next(&mut self) -> Option<Pos> {
-        while self.bits == 0 {
-            let (&first, rest) = self.words.split_first()?;
-            self.words = rest;
-            let [except, beyond @ ..] = self.except;
-            self.bits = first & !except;
-            self.except = [beyond[0], beyond[1], 0];
-            self.base = self.next_base;
-            self.next_base += 64;
-        }
-        let bit = self.bits.trailing_zeros();
-        self.bits &= self.bits - 1;
-        Some(self.base + bit)
     }
 }

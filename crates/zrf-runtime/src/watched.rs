@@ -4,8 +4,8 @@
 
 use smallvec::SmallVec;
 
+use crate::bits::squares_in;
 use crate::piece::Piece;
-use crate::reach::squares_in;
 use crate::reach::Reach;
 use crate::run::hits_any;
 use crate::state::changed::{changed_squares, for_each_changed_square, one_piece_moving};
@@ -172,7 +172,7 @@ impl ThreatMask {
     /// The marked squares, ascending.
     pub(crate) fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
         let words = self.inline.get(..self.words).unwrap_or(&self.spilled);
-        squares_in(words.iter().copied()).map(|square| square as Pos)
+        squares_in(words.iter().copied())
     }
 }
 
@@ -205,7 +205,7 @@ pub(crate) fn threats_toward<'a>(
     let pieces = state.own_words(attacker);
     let hitting = hitting_row(reach, pieces, attacker, target);
     let words = pieces.iter().zip(hitting).map(|(&p, &h)| p & h);
-    squares_in(words).map(|square| square as Pos)
+    squares_in(words)
 }
 
 /// [`ThreatMask::of`] on a board of one word: the attacker's pieces (`own`, a word per
