@@ -22,21 +22,29 @@ pub(crate) fn changed_squares_with<X>(
     item: impl Fn(Pos) -> X,
     pos_of: impl Fn(&X) -> Pos,
 ) -> SmallVec<[X; 4]> {
-    // The commonest turns name each square once: nothing to look for twice.
-    match one_piece_moving(steps) {
-        Some((from, to, None)) => return smallvec![item(from), item(to)],
-        Some((from, to, Some(captured))) => {
-            return smallvec![item(from), item(to), item(captured)];
-        }
-        None => {}
-    }
-    let mut changed = SmallVec::new();
-    for_each_changed_square(steps, |pos| {
-        if changed.iter().all(|seen| pos_of(seen) != pos) {
-            changed.push(item(pos));
-        }
-    });
-    changed
+    let every_change = || {
+        let mut changed = SmallVec::new();
+        for_each_changed_square(steps, |pos| {
+            if changed.iter().all(|seen| pos_of(seen) != pos) {
+                changed.push(item(pos));
+            }
+        });
+        changed
+    };
+    // The commonest turns name each square once: nothing to look for twice. The
+    // invariant: the squares, in the order the pass over every change finds them.
+    let fast: SmallVec<[X; 4]> = match one_piece_moving(steps) {
+        Some((from, to, None)) => smallvec![item(from), item(to)],
+        Some((from, to, Some(captured))) => smallvec![item(from), item(to), item(captured)],
+        None => return every_change(),
+    };
+    debug_assert!(
+        fast.iter()
+            .map(&pos_of)
+            .eq(every_change().iter().map(&pos_of)),
+        "the squares of a one-piece move differ from those of its changes"
+    );
+    fast
 }
 
 /// The squares of `steps` when they are one step that moves one piece to another square
