@@ -396,6 +396,33 @@ fn a_capture_chain_is_one_turn_and_captures_are_compulsory() {
     assert_eq!(moves[1].steps.len(), 2);
 }
 
+#[test]
+fn jumps_counted_where_their_chains_end_are_counted_once_however_often_they_are_written() {
+    // The jump is written twice: each of its turns comes twice and is listed once. A
+    // perft's last ply counts a jump whose chain ends as it lands instead of listing
+    // it, and must still count it once; a chain that goes on is listed as one turn.
+    let rest = r#"
+   (piece (name Man)
+      (moves (move-type jumps) (jump e) (jump e) (move-type steps) (e (verify empty?) add)))
+   (move-priorities jumps steps)
+   (board-setup (White (Man a1 f1)) (Black (Man b1 d1 g1)))"#;
+    let rules = one_row_game("Jumps", "a/b/c/d/e/f/g/h/i/j", rest).replace(
+        "(game",
+        "(define jump ($1 (verify enemy?) capture $1 (verify empty?) (add-partial jumps)))\n(game",
+    );
+    let engine = interpret_text("jumps.zrf", &rules);
+    let start = engine.start();
+    assert_eq!(
+        listed(&engine, &start, ""),
+        ["Man a1 - c1 x b1; Man c1 - e1 x d1", "Man f1 - h1 x g1"]
+    );
+    let mut buffer = Vec::new();
+    assert_eq!(engine.legal_move_count(&start, &mut buffer), 2);
+    // Written once, the ended jump is counted unlisted, beside the chain listed.
+    let once = interpret_text("once.zrf", &rules.replace("(jump e) (jump e)", "(jump e)"));
+    assert_eq!(once.legal_move_count(&once.start(), &mut buffer), 2);
+}
+
 /// The interpreter for rules given as text, written to a file named `name`.
 fn interpret_text(name: &str, rules: &str) -> interp::Interpreted {
     let dir = tempfile::tempdir().expect("a temporary folder");

@@ -3,8 +3,10 @@
 //! copy of the position after it. A checkers jump is a partial step; most land where
 //! no further jump opens, and listing the turns took, for each of them, a copy of the
 //! board and a run of the piece's templates to learn it. Move listing (`crate::gen`)
-//! asks first; debug builds check every answer against the templates' code run on the
-//! position after.
+//! asks first, and a perft's last ply asks as each partial step comes, to count those
+//! that end instead of keeping them (`Steps::count_ended_chain`); debug builds check
+//! every answer of the listing against the templates' code run on the position after,
+//! and every count against the list.
 
 use crate::bulk::standing;
 use crate::shape::{Bulk, BulkTargets, SquareSet, Standing};

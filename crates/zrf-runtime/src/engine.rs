@@ -136,7 +136,7 @@ impl<T: Templates> Engine<T> {
                 first.count_plain();
                 let listed = self.gen().turns_into(state, turn, first, moves);
                 let ranked = self.rank_counted(listed.counted, moves);
-                if let (false, Some(counted)) = (listed.counted_may_repeat, ranked) {
+                if let (false, Some(counted)) = (listed.count_needs_list, ranked) {
                     drop_repeated_turns(moves, listed.routes_differ);
                     return pass(moves.len() + counted);
                 }

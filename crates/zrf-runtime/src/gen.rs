@@ -48,8 +48,11 @@ pub(crate) struct Listed {
     /// [`Steps::counted`]: turns counted, not listed (with [`Steps::count_plain`]),
     /// and their move type where they have one.
     pub(crate) counted: (usize, Option<Option<MoveType>>),
-    /// [`Steps::counted_may_repeat`].
-    pub(crate) counted_may_repeat: bool,
+    /// Whether only the whole list tells how many turns there are: a counted turn may
+    /// do what another does ([`Steps::counted_may_repeat`]), or the budget of chain
+    /// steps ran out with partial steps counted unplayed, which the list would have
+    /// spent it on in another order ([`Steps::count_ended_chain`]).
+    pub(crate) count_needs_list: bool,
 }
 
 /// Move generation over borrowed tables and templates, so that a template asking
@@ -88,11 +91,14 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
     ) -> Listed {
         self.first_steps(state, turn, turn.filter(), &mut first);
         let first_partial = first.first_partial();
+        // The list spends a step of the budget on each chain counted as ended.
+        let ended = first.ended_chains_counted();
+        let mut budget = MAX_CHAIN_STEPS.saturating_sub(ended);
         let listed = Listed {
             undecided: first.undecided(),
             routes_differ: Some(first.routes_differ()),
             counted: first.counted(),
-            counted_may_repeat: first.counted_may_repeat(),
+            count_needs_list: first.counted_may_repeat() || (ended > 0 && budget == 0),
         };
         *moves = first.into_moves();
         // Each partial step is replaced by the turns that complete it, in order.
@@ -104,7 +110,6 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         let mut generated = AFTER_PARTIAL.take();
         std::mem::swap(moves, &mut generated);
         moves.extend(generated.drain(..first_partial));
-        let mut budget = MAX_CHAIN_STEPS;
         let mut scratch = SPARE_POSITION.take();
         for mv in generated.drain(..) {
             if !mv.is_partial() {
@@ -127,7 +132,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         AFTER_PARTIAL.set(generated);
         Listed {
             counted: listed.counted,
-            counted_may_repeat: listed.counted_may_repeat,
+            count_needs_list: listed.count_needs_list || (ended > 0 && budget == 0),
             ..Listed::default()
         }
     }

@@ -61,7 +61,7 @@ impl<T: Templates> Engine<T> {
     ) -> usize {
         let mut guard = RoyalGuard::unscanned(royal);
         let listed = self.screened_turns(state, turn, &mut guard, moves, Listing::Counting);
-        if listed.counted_may_repeat {
+        if listed.count_needs_list {
             drop(guard);
             let routes_differ = self.legal_turns_guarded(state, turn, royal, moves, false);
             drop_repeated_turns(moves, routes_differ);

@@ -137,6 +137,10 @@ struct Counted {
     /// none): counted turns are told apart from every other when these routes all
     /// differ.
     routes: Routes,
+    /// How many of the turns were partial steps counted as whole turns, their chains
+    /// ending where they land ([`Steps::count_ended_chain`]): the budget of chain steps
+    /// the list would have spent on them.
+    ended_chains: u32,
 }
 
 impl Counted {
@@ -145,6 +149,7 @@ impl Counted {
         move_type: None,
         types_differ: false,
         routes: Routes::STARTING,
+        ended_chains: 0,
     };
 
     /// Counts a turn from `from` to `to` of `move_type` instead of keeping it.
@@ -529,7 +534,8 @@ impl Steps {
     /// piece (made in the common way: no pending change, no promotion), would be kept,
     /// complete the turn and need no test: with [`Steps::screening`], those the screen
     /// decides ([`Steps::counted`]). A perft's last ply wants only how many legal turns
-    /// there are.
+    /// there are. Partial steps whose chains end where they land are counted too, where
+    /// every step is kept or steps narrow to a type ([`Steps::count_ended_chain`]).
     pub(crate) fn count_plain(&mut self) {
         // An attack test's steps are never counted: it asks which they are.
         if !matches!(self.keep, Keep::Hitting(_)) {
@@ -601,6 +607,37 @@ impl Steps {
         let counted = self.counted_so_far().unwrap_or(&Counted::NONE);
         let one_type = (counted.move_type).filter(|_| !counted.types_differ);
         (counted.turns as usize, one_type)
+    }
+
+    /// Whether a partial step, kept as a turn, would be counted instead where its chain
+    /// ends where it lands ([`Steps::count_ended_chain`]): under [`Steps::count_plain`],
+    /// where every step is kept or steps narrow to a type, and nothing is noted.
+    #[inline]
+    pub(crate) fn counts_ended_chains(&self) -> bool {
+        matches!(self.keep, Keep::Every | Keep::Narrowing(..))
+            && matches!(self.purpose, Purpose::Count(_))
+            && !self.noting
+    }
+
+    /// Counts a partial step from `from` to `to` of `move_type`, which [`Steps::wants`]
+    /// kept, instead of keeping it: a turn of its own, since nothing continues its
+    /// chain (the caller asked [`crate::Tables::ends_chain`]). Move listing would keep
+    /// it as that turn, spending a step of its budget on it ([`Steps::counted`] tells
+    /// how many were counted so). The invariant: only a turn of the same one step does
+    /// what it does, and such a step is counted too (whether a chain ends is told from
+    /// the step and the position alone), so the routes counted tell repeats apart as
+    /// for plain turns.
+    #[inline]
+    pub(crate) fn count_ended_chain(&mut self, from: Pos, to: Pos, move_type: Option<MoveType>) {
+        if let Purpose::Count(counted) = &mut self.purpose {
+            counted.note(from, to, move_type);
+            counted.ended_chains += 1;
+        }
+    }
+
+    /// How many partial steps [`Steps::count_ended_chain`] counted.
+    pub(crate) fn ended_chains_counted(&self) -> usize {
+        self.counted_so_far().map_or(0, |c| c.ended_chains as usize)
     }
 
     /// Whether a turn [`Steps::count_plain`] counted may do what another turn does
@@ -1731,13 +1768,22 @@ impl<'a> RunCore<'a> {
             if self.out.skipped(origin, dest, partial) {
                 return;
             }
-            self.out.push(Step {
+            let step = Step {
                 from: origin,
                 to: dest,
                 changes,
                 move_type: self.move_type,
                 continue_with,
-            })
+            };
+            // A perft's last ply counts a jump that no further jump continues, as the
+            // list would keep it as a turn (see `Gen::ends_unplayed`).
+            if let (true, Some(from)) = (partial && self.out.counts_ended_chains(), origin) {
+                if self.tables.ends_chain(self.state, self.turn.move_as, &step) {
+                    self.out.count_ended_chain(from, dest, self.move_type);
+                    return;
+                }
+            }
+            self.out.push(step)
         };
         match promote {
             [] => emit(changes),
