@@ -54,15 +54,16 @@ impl<B: SquareSet> Occupancy<B> {
     #[inline(always)]
     pub(crate) fn of(tables: &Tables, state: &State, mover: PlayerIx) -> Occupancy<B> {
         let active = tables.active_players();
-        let (mut occupied, mut enemy) = (B::default(), B::default());
+        let (mut occupied, mut friend, mut enemy) = (B::default(), B::default(), B::default());
         for player in 0..tables.players.len() as PlayerIx {
             let word = B::from_words(state.own_words(player));
             occupied |= word;
-            if player != mover && is_active_in(&active, player) {
+            if player == mover {
+                friend = word;
+            } else if is_active_in(&active, player) {
                 enemy |= word;
             }
         }
-        let friend = B::from_words(state.own_words(mover));
         let width = tables.positions.len().clamp(1, B::WIDTH as usize) as u32;
         let board = B::ALL >> (B::WIDTH - width);
         let by_bit = [
