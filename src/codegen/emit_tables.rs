@@ -442,21 +442,23 @@ fn shape(shape: &Shape, names: &Names) -> String {
         });
         format!("vec![{}]", each.collect::<Vec<_>>().join(", "))
     };
+    // The zone where a template runs its code, if any.
+    let coded = |coded_in: Option<u16>| {
+        coded_in.map_or("None".to_string(), |zone| {
+            format!("Some(zone::{})", names.zones[zone as usize])
+        })
+    };
     match shape {
         Shape::Leap {
             origin,
             steps: leap,
             coded_in,
-        } => {
-            let coded_in = coded_in.map_or("None".to_string(), |zone| {
-                format!("Some(zone::{})", names.zones[zone as usize])
-            });
-            format!(
-                "Shape::Leap {{ origin: {}, steps: {}, coded_in: {coded_in} }}",
-                tests(origin),
-                steps(leap)
-            )
-        }
+        } => format!(
+            "Shape::Leap {{ origin: {}, steps: {}, coded_in: {} }}",
+            tests(origin),
+            steps(leap),
+            coded(*coded_in)
+        ),
         Shape::Slide { origin, dir, then } => {
             let then = then
                 .as_ref()
@@ -500,5 +502,22 @@ fn shape(shape: &Shape, names: &Names) -> String {
             tests(origin),
             steps(opening)
         ),
+        Shape::Jump {
+            origin,
+            steps: opening,
+            captured,
+            continue_with,
+            coded_in,
+        } => {
+            let continue_with = continue_with.map_or("None".to_string(), |t| {
+                format!("Some(move_type::{})", names.move_type(t))
+            });
+            format!(
+                "Shape::Jump {{ origin: {}, steps: {}, captured: {captured}, continue_with: {continue_with}, coded_in: {} }}",
+                tests(origin),
+                steps(opening),
+                coded(*coded_in)
+            )
+        }
     }
 }

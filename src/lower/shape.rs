@@ -2,14 +2,15 @@
 //! ([`Shape`]): a leap or step with tests on the squares passed (perhaps promoting in a
 //! zone, where its code runs), a slide, a slide that captures by hopping over a piece,
 //! and a look along a line that adds only on the first piece in the way (perhaps
-//! testing its type), each perhaps after zone tests of the square it starts on; and of
-//! any other template, the steps and tests it opens with (a `capture` among them
-//! skipped), or the zone tests of its square alone. Each is recognised from the
+//! testing its type), each perhaps after zone tests of the square it starts on; a jump
+//! (steps and tests with one `capture` of a square passed, then the piece moved on as
+//! a partial move); and of any other template, the steps and tests it opens with (a
+//! `capture` among them skipped), or the zone tests of its square alone. Each is recognised from the
 //! template's statements exactly as written, whatever move type it is listed under (the
 //! runtime keeps the types apart); anything else (marks, flags, captures, partial
 //! moves, `opposite` directions) is left to the code.
 
-use zrf_runtime::{Kind, LeapStep, Shape, Test};
+use zrf_runtime::{Kind, LeapStep, MoveType, Shape, Test};
 
 use crate::ir::{AddKind, Cond, Dir, Stmt};
 
@@ -22,7 +23,61 @@ pub fn shape_of(template: &[Stmt]) -> Option<Shape> {
         .unwrap_or(template.len());
     let (origin, template) = template.split_at(first_step);
     let origin = tests(origin)?;
-    leap_or_slide(template, &origin).or_else(|| guarded(template, origin))
+    leap_or_slide(template, &origin)
+        .or_else(|| jump(template, &origin))
+        .or_else(|| guarded(template, origin))
+}
+
+/// A [`Shape::Jump`]: steps and tests with one `capture`, after a step, of the square
+/// reached, then `(add-partial TYPE)`, perhaps as `(if (in-zone? ZONE) … else
+/// (add-partial TYPE))`.
+fn jump(template: &[Stmt], origin: &[Test]) -> Option<Shape> {
+    let (last, body) = template.split_last()?;
+    let (continue_with, coded_in) = match last {
+        Stmt::If(Cond::InZone(zone, None), _, otherwise) => match &otherwise[..] {
+            [add] => (partial_add(add)?, Some(zone.narrow::<u16>())),
+            _ => return None,
+        },
+        add => (partial_add(add)?, None),
+    };
+    let mut captures =
+        (body.iter().enumerate()).filter(|(_, stmt)| matches!(stmt, Stmt::Capture(None)));
+    let (at, _) = captures.next()?;
+    if captures.next().is_some() {
+        return None;
+    }
+    let steps_before = body[..at]
+        .iter()
+        .filter(|stmt| matches!(stmt, Stmt::Step(_)))
+        .count();
+    let captured = u8::try_from(steps_before.checked_sub(1)?).ok()?;
+    let opening: Vec<Stmt> = (body.iter().enumerate())
+        .filter(|&(number, _)| number != at)
+        .map(|(_, stmt)| stmt.clone())
+        .collect();
+    let Some(Shape::Leap { steps, .. }) = leap(&[], &opening, None) else {
+        return None;
+    };
+    Some(Shape::Jump {
+        origin: origin.to_vec(),
+        steps,
+        captured,
+        continue_with,
+        coded_in,
+    })
+}
+
+/// The move type of `(add-partial TYPE)` of the moving piece, no promotion (`None`:
+/// untyped).
+fn partial_add(stmt: &Stmt) -> Option<Option<MoveType>> {
+    match stmt {
+        Stmt::Add {
+            kind: AddKind::AddPartial,
+            promote,
+            continue_with,
+        } if promote.is_empty() => Some(continue_with.map(|t| t.narrow::<MoveType>())),
+        _ => None,
+    }
 }
 
 /// A [`Shape::Leap`], [`Shape::Slide`] or [`Shape::Hop`].

@@ -208,8 +208,8 @@ fn cylinder() -> interp::Interpreted {
     interpret(CYLINDER)
 }
 
-/// Draughts with men that jump every way (guarded openings, a chain going on with
-/// jumps) and flying kings whose templates have no shape (a capture from afar going on
+/// Draughts with men that jump every way (jumps, a chain going on with jumps) and
+/// flying kings whose templates have no shape (a capture from afar going on
 /// with a type of its own): the guards end most chains of men unplayed, and the
 /// kings' chains are left to their code.
 const FLYING_KINGS: &str = r#"
@@ -291,13 +291,18 @@ fn shapes_of(engine: &interp::Interpreted, piece: &str) -> Vec<Option<Shape>> {
     tables.pieces[kind].shapes.clone()
 }
 
+/// The number of `name` among `names`.
+fn number(names: &[String], name: &str) -> u16 {
+    let number = names.iter().position(|n| n == name);
+    number.unwrap_or_else(|| panic!("{name} is named")) as u16
+}
+
 fn dir(engine: &interp::Interpreted, name: &str) -> u16 {
-    engine
-        .tables
-        .directions
-        .iter()
-        .position(|d| d == name)
-        .expect("the direction") as u16
+    number(&engine.tables.directions, name)
+}
+
+fn move_type(engine: &interp::Interpreted, name: &str) -> u16 {
+    number(&engine.tables.move_types, name)
 }
 
 fn step(dir: u16, tests: &[Test]) -> LeapStep {
@@ -372,6 +377,50 @@ fn the_lowering_recognises_leaps_slides_and_openings() {
             }),
         ]
     );
+}
+
+#[test]
+fn the_lowering_recognises_jumps_that_capture_a_square_passed_and_go_on_as_partial_moves() {
+    let engine = engine("checkers.zrf");
+    let [ne, nw] = [dir(&engine, "ne"), dir(&engine, "nw")];
+    let crown = engine
+        .tables
+        .zone_names
+        .iter()
+        .position(|z| z == "crown-zone");
+    let jump_type = Some(move_type(&engine, "jump-type"));
+    let jump = |dir: u16, coded_in: Option<u16>| {
+        Some(Shape::Jump {
+            origin: vec![],
+            steps: vec![step(dir, &[Test::Enemy]), step(dir, &[Test::Empty])],
+            captured: 0,
+            continue_with: jump_type,
+            coded_in,
+        })
+    };
+    // A man crowned on the last row runs its code there.
+    let crown = crown.map(|zone| zone as u16);
+    assert_eq!(
+        shapes_of(&engine, "Man")[..2],
+        [jump(ne, crown), jump(nw, crown)]
+    );
+    assert_eq!(
+        shapes_of(&engine, "King")[..2],
+        [jump(ne, None), jump(nw, None)]
+    );
+    // A second capture, or one before any step, leaves only the opening as a guard.
+    let written = "$1 (verify enemy?) capture $1 (verify empty?) (add-partial jumps)";
+    for rewritten in [
+        "$1 (verify enemy?) capture $1 (verify empty?) capture (add-partial jumps)",
+        "capture $1 (verify enemy?) $1 (verify empty?) (add-partial jumps)",
+    ] {
+        let man = shapes_of(&interpret(&FLYING_KINGS.replace(written, rewritten)), "Man");
+        assert!(
+            matches!(man[0], Some(Shape::Guarded { .. })),
+            "{rewritten}: {:?}",
+            man[0]
+        );
+    }
 }
 
 #[test]
@@ -543,9 +592,12 @@ fn chains_the_guards_end_unplayed_are_the_turns_their_code_lists() {
     let nw = dir(&engine, "nw");
     assert_eq!(
         shapes_of(&engine, "Man")[0],
-        Some(Shape::Guarded {
+        Some(Shape::Jump {
             origin: vec![],
             steps: vec![step(nw, &[Test::Enemy]), step(nw, &[Test::Empty])],
+            captured: 0,
+            continue_with: Some(move_type(&engine, "jumps")),
+            coded_in: None,
         })
     );
     assert_eq!(

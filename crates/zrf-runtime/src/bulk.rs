@@ -32,9 +32,9 @@ use smallvec::SmallVec;
 
 use crate::run::MAX_LOOP;
 use crate::shape::{
-    shifted, Bulk, BulkTargets, Guard, KindGuard, KindLeap, KindTargets, LameLeap, LeapStep, Ray,
-    Shape, SquareSet, SquareTargets, Standing, Test, Words, ANYTHING, EMPTY, ENEMY, FRIEND,
-    LEAP_CLASSES, NEUTRAL,
+    shifted, Bulk, BulkTargets, Guard, GuardedJump, KindGuard, KindLeap, KindTargets, LameLeap,
+    LeapStep, Ray, Shape, SquareSet, SquareTargets, Standing, Test, Words, ANYTHING, EMPTY, ENEMY,
+    FRIEND, LEAP_CLASSES, NEUTRAL,
 };
 use crate::state::State;
 use crate::tables::{is_active_in, PlayerView, Setup, Tables, NO_POS};
@@ -143,6 +143,41 @@ impl Board<'_> {
             })
     }
 
+    /// The step a [`Shape::Jump`] listed under `move_type` adds from `from` where its
+    /// tests pass, if it adds it without running its code there: not where its last
+    /// square is in the zone where the code runs, nor where a step leaves the board or
+    /// the squares moved from, to and captured are not three.
+    fn jump(&self, shape: &Shape, move_type: Option<MoveType>, from: Pos) -> Option<GuardedJump> {
+        let Shape::Jump {
+            steps,
+            captured,
+            continue_with,
+            coded_in,
+            ..
+        } = shape
+        else {
+            return None;
+        };
+        let (mut to, mut taken) = (from, NO_POS);
+        for (number, step) in steps.iter().enumerate() {
+            to = self.link(to, step.dir);
+            if to == NO_POS {
+                return None;
+            }
+            if number == *captured as usize {
+                taken = to;
+            }
+        }
+        let distinct = taken != NO_POS && from != to && taken != from && taken != to;
+        let coded = coded_in.is_some_and(|zone| self.in_zone(zone, to));
+        (distinct && !coded).then_some(GuardedJump {
+            to,
+            captured: taken,
+            continue_with: *continue_with,
+            move_type,
+        })
+    }
+
     /// Whether `tests` pass on `from`, which holds a friend (the moving piece).
     fn passes_on_origin(&self, tests: &[Test], from: Pos) -> bool {
         let (needs, zoned) = self.standing(tests, from);
@@ -229,6 +264,8 @@ impl<B: SquareSet> BulkTargets<B> {
             ray_bits: Vec::new(),
             lame_leaps: Vec::new(),
             guards: Vec::new(),
+            guarded_jumps: Vec::new(),
+            jumps: false,
             kind_targets: Vec::with_capacity(tables.players.len()),
         };
         let directions = tables.directions.len();
@@ -309,7 +346,8 @@ impl<B: SquareSet> BulkTargets<B> {
                 | Some(Shape::Slide { origin, .. })
                 | Some(Shape::Hop { origin, .. })
                 | Some(Shape::Strike { origin, .. })
-                | Some(Shape::Guarded { origin, .. }) => origin.as_slice(),
+                | Some(Shape::Guarded { origin, .. })
+                | Some(Shape::Jump { origin, .. }) => origin.as_slice(),
                 None => &[],
             };
             let countable = types.get(number).copied().flatten() == self.counted_type;
@@ -335,8 +373,14 @@ impl<B: SquareSet> BulkTargets<B> {
                     let ends = [None, Some(tests.as_slice())];
                     self.slide(board, *dir, ends, from, &mut reached)
                 }
-                Some(Shape::Leap { steps, .. } | Shape::Guarded { steps, .. }) => {
-                    match self.guard(board, steps, from, template) {
+                Some(
+                    shape @ (Shape::Leap { steps, .. }
+                    | Shape::Guarded { steps, .. }
+                    | Shape::Jump { steps, .. }),
+                ) => {
+                    let move_type = types.get(number).copied().flatten();
+                    let jump = board.jump(shape, move_type, from);
+                    match self.guard(board, steps, from, template, jump) {
                         Some(None) => true,
                         Some(Some(guard)) => {
                             kind.add_guard(guard);
@@ -389,13 +433,16 @@ impl<B: SquareSet> BulkTargets<B> {
 
     /// Notes the guard of `template`, whose code opens with `steps`, from `from`:
     /// `Some(None)` where it never runs (its opening fails whatever stands where),
-    /// `Some(guard)` with the guard noted, `None` where it always runs.
+    /// `Some(guard)` with the guard noted, `None` where it always runs. The `jump` it
+    /// adds (see [`Board::jump`]) is noted with the guard where the guard holds every
+    /// test of the opening.
     fn guard(
         &mut self,
         board: &Board<'_>,
         steps: &[LeapStep],
         from: Pos,
         template: u64,
+        jump: Option<GuardedJump>,
     ) -> Option<Option<KindGuard<B>>> {
         let walk = board.walk(steps, from, B::WIDTH);
         if walk.end == NO_POS || walk.tested.iter().any(|&(_, needs)| needs == 0) {
@@ -412,6 +459,9 @@ impl<B: SquareSet> BulkTargets<B> {
             squares: [B::bit(first.0), B::bit(second.0)],
             needs: [first.1, second.1],
         });
+        let jump = jump.filter(|_| walk.tested.len() <= 2);
+        self.jumps |= jump.is_some();
+        self.guarded_jumps.push(jump);
         Some(Some(KindGuard {
             from: B::bit(from),
             offsets: [offset(from, first.0), offset(from, second.0)],

@@ -4,16 +4,19 @@
 //! no further jump opens, and listing the turns took, for each of them, a copy of the
 //! board and a run of the piece's templates to learn it. Move listing (`crate::gen`)
 //! asks first, and a perft's last ply asks as each partial step comes, to count those
-//! that end instead of keeping them (`Steps::count_ended_chain`); debug builds check
-//! every answer of the listing against the templates' code run on the position after,
-//! and every count against the list.
+//! that end instead of keeping them (`Steps::count_ended_chain`). A jump
+//! ([`crate::Shape::Jump`]) whose guard passes is counted so without running its
+//! template at all ([`BulkTargets::count_jumps`]). Debug builds check every answer of
+//! the listing against the templates' code run on the position after, and every count
+//! against the list.
 
 use crate::bulk::standing;
+use crate::run::Steps;
 use crate::shape::{Bulk, BulkTargets, SquareSet, Standing};
 use crate::state::changed::{after_one_piece_moving, one_piece_moving};
 use crate::state::{State, Step};
 use crate::tables::{Filter, Tables};
-use crate::PlayerIx;
+use crate::{Kind, MoveType, PlayerIx, Pos};
 
 impl<B: SquareSet> BulkTargets<B> {
     /// Whether the partial `step` of `mover`'s is a whole turn: in the position after it,
@@ -30,8 +33,22 @@ impl<B: SquareSet> BulkTargets<B> {
         let Some(moving) = one_piece_moving(std::slice::from_ref(step)) else {
             return false;
         };
+        self.ends_chain_moving(tables, before, mover, continue_with, moving)
+    }
+
+    /// [`BulkTargets::ends_chain`] of a partial step that moves one piece and perhaps
+    /// captures another (`moving`, as [`one_piece_moving`] gives it), continued by
+    /// templates of `continue_with`.
+    fn ends_chain_moving(
+        &self,
+        tables: &Tables,
+        before: &State,
+        mover: PlayerIx,
+        continue_with: Option<MoveType>,
+        moving: (Pos, Pos, Option<Pos>),
+    ) -> bool {
         let after = after_one_piece_moving(before, moving);
-        let piece = match after(step.to) {
+        let piece = match after(moving.1) {
             // Nothing stands there to continue.
             None => return true,
             Some(piece) if piece.owner == mover => piece,
@@ -52,7 +69,7 @@ impl<B: SquareSet> BulkTargets<B> {
                 continuing |= 1 << number;
             }
         }
-        let Some(square) = self.targets.get(self.entry(mover, piece.kind, step.to)) else {
+        let Some(square) = self.targets.get(self.entry(mover, piece.kind, moving.1)) else {
             return false;
         };
         // Templates not of the counted type are counted only where they never add
@@ -72,6 +89,56 @@ impl<B: SquareSet> BulkTargets<B> {
             }
         }
         continuing & !idle == 0
+    }
+
+    /// Counts into `out` ([`Steps::count_jump`]) the jumps ([`crate::Shape::Jump`]) of the
+    /// `kind` of `mover`'s on `from` whose guards pass in `state` (their templates are
+    /// not in `not_run`, which [`BulkTargets::targets`] gave) and whose chains end
+    /// where they land; those templates join the ones whose code need not run, which
+    /// are returned (`u64::MAX`: none runs). The invariant: where its guard passes, a
+    /// jump's template adds exactly the step its [`crate::shape::GuardedJump`] tells (the guard holds
+    /// every test of its opening, and its code does not run on its last square), and
+    /// that step is counted as its code would have it counted
+    /// ([`Steps::count_ended_chain`]). Debug builds check every count against the list.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "its one caller, the run of the piece, holds them apart"
+    )]
+    #[inline]
+    pub(crate) fn count_jumps(
+        &self,
+        tables: &Tables,
+        state: &State,
+        mover: PlayerIx,
+        kind: Kind,
+        from: Pos,
+        not_run: u64,
+        out: &mut Steps,
+    ) -> u64 {
+        let Some(square) = self.targets.get(self.entry(mover, kind, from)) else {
+            return not_run;
+        };
+        let mut not_run = not_run;
+        let guards = square.guards.0 as usize..square.guards.1 as usize;
+        for (guard, jump) in self.guards[guards.clone()]
+            .iter()
+            .zip(&self.guarded_jumps[guards])
+        {
+            let Some(jump) = *jump else {
+                continue;
+            };
+            let moving = (from, jump.to, Some(jump.captured));
+            if not_run & guard.template == 0
+                && self.ends_chain_moving(tables, state, mover, jump.continue_with, moving)
+            {
+                out.count_jump(from, jump.to, jump.move_type);
+                not_run |= guard.template;
+            }
+        }
+        match not_run == square.all {
+            true => u64::MAX,
+            false => not_run,
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use crate::limits::MAX_ATTRIBUTES;
-use crate::{Dir, GoalCond, Kind, MoveType, Place, PlayerIx, Pos, Tables, NO_POS};
+use crate::{Dir, GoalCond, Kind, MoveType, Place, PlayerIx, Pos, Shape, Tables, NO_POS};
 
 /// Why tables cannot be played: the first size or index found wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,6 +177,22 @@ impl Tables {
                         zone as usize,
                         sizes.zones,
                     )?;
+                }
+                if let Shape::Jump {
+                    steps,
+                    captured,
+                    continue_with,
+                    ..
+                } = shape
+                {
+                    Inconsistency::expect_index(
+                        "jump's captured step",
+                        *captured as usize,
+                        steps.len(),
+                    )?;
+                    if let Some(move_type) = *continue_with {
+                        sizes.move_type("jump's continuing move type", move_type)?;
+                    }
                 }
             }
         }

@@ -288,8 +288,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                         undecided = undecided.without_lowest();
                     }
                     if not_run != u64::MAX {
-                        run.only_templates(!not_run);
-                        self.templates.piece_moves(run, piece.kind, Filter::ANY);
+                        if run.only_templates_counting_jumps(!not_run) {
+                            self.templates.piece_moves(run, piece.kind, Filter::ANY);
+                        }
                         run.only_templates(u64::MAX);
                     }
                 }

@@ -79,6 +79,26 @@ pub enum Shape {
         /// The steps, in order.
         steps: Vec<LeapStep>,
     },
+    /// `d1 (verify t…) capture d2 (verify t…) … (add-partial TYPE)`: the opening of a
+    /// [`Shape::Guarded`] template with one `capture` of a square it passes, then the
+    /// piece moved to the last square as a partial step that templates of `TYPE`
+    /// continue (a checkers jump). With `coded_in`, the `add` is
+    /// `(if (in-zone? ZONE) … else (add-partial TYPE))`: where the last square is in
+    /// that zone, the template runs its code. Where every test passes, the template
+    /// adds that one step; a perft's last ply counts it without running the code where
+    /// nothing continues the chain (see `crate::chains`).
+    Jump {
+        /// The tests of the square the piece stands on, before the first step.
+        origin: Vec<Test>,
+        /// The steps, in order.
+        steps: Vec<LeapStep>,
+        /// The step whose square is captured, by its place in `steps`.
+        captured: u8,
+        /// The move type that continues the chain (`None`: untyped templates).
+        continue_with: Option<MoveType>,
+        /// The zone where the template runs its code, by number.
+        coded_in: Option<u16>,
+    },
 }
 
 /// One step of a [`Shape::Leap`] and the tests of the square it reaches.
@@ -109,7 +129,9 @@ impl Shape {
     /// The directions and zones it names, for checking them against the tables.
     pub(crate) fn directions_and_zones(&self) -> (Vec<Dir>, Vec<u16>) {
         let (origin, mut tests): (&[Test], Vec<Test>) = match self {
-            Shape::Leap { origin, steps, .. } | Shape::Guarded { origin, steps } => {
+            Shape::Leap { origin, steps, .. }
+            | Shape::Guarded { origin, steps }
+            | Shape::Jump { origin, steps, .. } => {
                 (origin, steps.iter().flat_map(|s| s.tests.clone()).collect())
             }
             Shape::Slide { origin, then, .. } => (origin, then.iter().flatten().copied().collect()),
@@ -119,7 +141,7 @@ impl Shape {
         };
         tests.extend_from_slice(origin);
         let coded_in = match self {
-            Shape::Leap { coded_in, .. } => *coded_in,
+            Shape::Leap { coded_in, .. } | Shape::Jump { coded_in, .. } => *coded_in,
             _ => None,
         };
         let zones = (tests.iter())
@@ -130,9 +152,9 @@ impl Shape {
             .chain(coded_in)
             .collect();
         let directions = match self {
-            Shape::Leap { steps, .. } | Shape::Guarded { steps, .. } => {
-                steps.iter().map(|s| s.dir).collect()
-            }
+            Shape::Leap { steps, .. }
+            | Shape::Guarded { steps, .. }
+            | Shape::Jump { steps, .. } => steps.iter().map(|s| s.dir).collect(),
             Shape::Slide { dir, .. } | Shape::Hop { dir, .. } | Shape::Strike { dir, .. } => {
                 vec![*dir]
             }
@@ -482,6 +504,17 @@ pub(crate) struct Guard<B> {
     pub(crate) needs: [Standing; 2],
 }
 
+/// The one step a [`Shape::Jump`] adds from a square where its guard passes: the piece
+/// moved to `to`, the piece on `captured` captured, the chain going on with templates
+/// of `continue_with`; the template is listed under `move_type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct GuardedJump {
+    pub(crate) to: Pos,
+    pub(crate) captured: Pos,
+    pub(crate) continue_with: Option<MoveType>,
+    pub(crate) move_type: Option<MoveType>,
+}
+
 /// What the leaps of [`SquareTargets::leaps`] need, in order.
 pub(crate) const LEAP_CLASSES: [Standing; 4] = [ANYTHING, EMPTY | ENEMY | NEUTRAL, EMPTY, ENEMY];
 
@@ -589,6 +622,14 @@ pub(crate) struct BulkTargets<B> {
     pub(crate) ray_bits: Vec<B>,
     pub(crate) lame_leaps: Vec<LameLeap<B>>,
     pub(crate) guards: Vec<Guard<B>>,
+    /// For each of `guards`, where its template is a [`Shape::Jump`] whose tests the
+    /// guard holds all of, and whose code does not run on its last square: the step it
+    /// adds where the guard passes. Apart from the guards, which the count reads for
+    /// every piece.
+    pub(crate) guarded_jumps: Vec<Option<GuardedJump>>,
+    /// Whether one of `guarded_jumps` is a jump: a count of a game without any looks
+    /// for none.
+    pub(crate) jumps: bool,
     /// Per player, the piece types whose pieces may be counted together.
     pub(crate) kind_targets: Vec<Vec<(Kind, KindTargets<B>)>>,
 }
