@@ -5,10 +5,11 @@
 //! testing its type), each perhaps after zone tests of the square it starts on; a jump
 //! (steps and tests with one `capture` of a square passed, then the piece moved on as
 //! a partial move); and of any other template, the steps and tests it opens with (a
-//! `capture` among them skipped), or the zone tests of its square alone. Each is recognised from the
-//! template's statements exactly as written, whatever move type it is listed under (the
-//! runtime keeps the types apart); anything else (marks, flags, captures, partial
-//! moves, `opposite` directions) is left to the code.
+//! `capture` among them skipped), or the zone tests of its square alone. Each is
+//! recognised from the template's statements exactly as written, whatever move type
+//! it is listed under (the runtime keeps the types apart); anything else (marks,
+//! flags, other captures and partial moves, `opposite` directions) is left to the
+//! code.
 
 use zrf_runtime::{Kind, LeapStep, MoveType, Shape, Test};
 
