@@ -265,7 +265,6 @@ impl<B: SquareSet> BulkTargets<B> {
             lame_leaps: Vec::new(),
             guards: Vec::new(),
             guarded_jumps: Vec::new(),
-            jumps: false,
             kind_targets: Vec::with_capacity(tables.players.len()),
         };
         let directions = tables.directions.len();
@@ -306,6 +305,9 @@ impl<B: SquareSet> BulkTargets<B> {
                 }
             }
             bulk.kind_targets.push(together);
+        }
+        if bulk.guarded_jumps.iter().all(Option::is_none) {
+            bulk.guarded_jumps = Vec::new();
         }
         bulk
     }
@@ -460,7 +462,6 @@ impl<B: SquareSet> BulkTargets<B> {
             needs: [first.1, second.1],
         });
         let jump = jump.filter(|_| walk.tested.len() <= 2);
-        self.jumps |= jump.is_some();
         self.guarded_jumps.push(jump);
         Some(Some(KindGuard {
             from: B::bit(from),

@@ -115,7 +115,8 @@ impl<B: SquareSet> BulkTargets<B> {
         not_run: u64,
         out: &mut Steps,
     ) -> u64 {
-        let Some(square) = self.targets.get(self.entry(mover, kind, from)) else {
+        let square = self.targets.get(self.entry(mover, kind, from));
+        let Some(square) = square.filter(|_| !self.guarded_jumps.is_empty()) else {
             return not_run;
         };
         let mut not_run = not_run;
@@ -143,6 +144,30 @@ impl<B: SquareSet> BulkTargets<B> {
 }
 
 impl Tables {
+    /// [`BulkTargets::count_jumps`] on the game's bulk targets; `not_run` without them.
+    pub(crate) fn count_jumps(
+        &self,
+        state: &State,
+        mover: PlayerIx,
+        kind: Kind,
+        from: Pos,
+        not_run: u64,
+        out: &mut Steps,
+    ) -> u64 {
+        match self.bulk_targets() {
+            Some(Bulk::OneWord(bulk)) => {
+                bulk.count_jumps(self, state, mover, kind, from, not_run, out)
+            }
+            Some(Bulk::TwoWords(bulk)) => {
+                bulk.count_jumps(self, state, mover, kind, from, not_run, out)
+            }
+            Some(Bulk::FourWords(bulk)) => {
+                bulk.count_jumps(self, state, mover, kind, from, not_run, out)
+            }
+            None => not_run,
+        }
+    }
+
     /// [`BulkTargets::ends_chain`] on the game's bulk targets; false without them.
     pub(crate) fn ends_chain(&self, before: &State, mover: PlayerIx, step: &Step) -> bool {
         match self.bulk_targets() {

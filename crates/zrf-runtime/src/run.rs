@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use smallvec::SmallVec;
 
 use crate::piece::Piece;
-use crate::shape::{Bulk, BulkTargets, SquareSet};
+use crate::shape::SquareSet;
 use crate::state::{Change, Changes, State, Step};
 use crate::tables::{Tables, Turn, NO_POS};
 use crate::turn::{Move, Routes};
@@ -1278,7 +1278,7 @@ impl<'a> RunCore<'a> {
 
     /// [`RunCore::only_templates`], for a count's piece whose other templates are
     /// counted or skipped by their guards, its jumps among `templates` counted first
-    /// where the output counts them ([`BulkTargets::count_jumps`]) and left out:
+    /// where the output counts them ([`crate::Tables::count_jumps`]) and left out:
     /// whether a template of the piece is left to run.
     #[inline]
     pub(crate) fn only_templates_counting_jumps(&mut self, templates: u64) -> bool {
@@ -1290,29 +1290,19 @@ impl<'a> RunCore<'a> {
     }
 
     /// [`RunCore::only_templates_counting_jumps`] where the output counts jumps. Out of
-    /// line, finding the bulk targets itself: asked in the count's loop over the pieces,
-    /// that costs every game's count (corpus chess.zrf perft 5: 0.7% more
-    /// instructions).
+    /// line: asked in the count's loop over the pieces, that costs every game's count
+    /// (corpus chess.zrf perft 5: 0.7% more instructions).
     #[inline(never)]
     fn only_templates_but_jumps(&mut self, templates: u64) -> bool {
-        let not_run = match self.tables.bulk_targets() {
-            Some(Bulk::OneWord(bulk)) => self.count_jumps(bulk, !templates),
-            Some(Bulk::TwoWords(bulk)) => self.count_jumps(bulk, !templates),
-            Some(Bulk::FourWords(bulk)) => self.count_jumps(bulk, !templates),
-            None => !templates,
+        let not_run = match self.held {
+            Some((piece, Some(from))) => {
+                let (state, mover) = (self.state, self.turn.move_as);
+                (self.tables).count_jumps(state, mover, piece.kind, from, !templates, self.out)
+            }
+            _ => !templates,
         };
         self.templates = !not_run;
         not_run != u64::MAX
-    }
-
-    /// [`BulkTargets::count_jumps`] of the piece taken up, whose templates in `not_run`
-    /// need not run: those that need not, jumps counted.
-    fn count_jumps<B: SquareSet>(&mut self, bulk: &BulkTargets<B>, not_run: u64) -> u64 {
-        let (Some((piece, Some(from))), true) = (self.held, bulk.jumps) else {
-            return not_run;
-        };
-        let (tables, state, mover) = (self.tables, self.state, self.turn.move_as);
-        bulk.count_jumps(tables, state, mover, piece.kind, from, not_run, self.out)
     }
 
     /// Limits the move templates run to those whose bits are set in `templates` (see

@@ -625,11 +625,9 @@ pub(crate) struct BulkTargets<B> {
     /// For each of `guards`, where its template is a [`Shape::Jump`] whose tests the
     /// guard holds all of, and whose code does not run on its last square: the step it
     /// adds where the guard passes. Apart from the guards, which the count reads for
-    /// every piece.
-    pub(crate) guarded_jumps: Vec<Option<GuardedJump>>,
-    /// Whether one of `guarded_jumps` is a jump: a count of a game without any looks
+    /// every piece; empty for a game without any such jump, so that its count looks
     /// for none.
-    pub(crate) jumps: bool,
+    pub(crate) guarded_jumps: Vec<Option<GuardedJump>>,
     /// Per player, the piece types whose pieces may be counted together.
     pub(crate) kind_targets: Vec<Vec<(Kind, KindTargets<B>)>>,
 }
