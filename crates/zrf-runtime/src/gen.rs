@@ -235,9 +235,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             let targets = |pos: Pos, occupancy: &Occupancy<B>| {
                 kept.targets(bulk, state, changed, pos, occupancy)
             };
-            let filter = self.count_pieces(run, state, turn, bulk, narrowing, targets);
-            kept.finish();
-            filter
+            self.count_pieces(run, state, turn, bulk, narrowing, targets)
         })
     }
 
