@@ -791,7 +791,11 @@ impl<B: SquareSet> BulkTargets<B> {
                 for leap in &targets.leaps {
                     let reached = leap.targets(pieces, occupancy);
                     kind_turns += reached.count();
-                    undecided |= leap.origins(reached & danger);
+                    // The danger squares are few: most leaps reach none of them.
+                    let endangered = reached & danger;
+                    if !endangered.is_empty() {
+                        undecided |= leap.origins(endangered);
+                    }
                 }
             }
             if !undecided.is_empty() {
