@@ -91,27 +91,23 @@ impl<B: SquareSet> BulkTargets<B> {
         continuing & !idle == 0
     }
 
-    /// Counts into `out` ([`Steps::count_jump`]) the jumps ([`crate::Shape::Jump`]) of the
-    /// `kind` of `mover`'s on `from` whose guards pass in `state` (their templates are
-    /// not in `not_run`, which [`BulkTargets::targets`] gave) and whose chains end
-    /// where they land; those templates join the ones whose code need not run, which
-    /// are returned (`u64::MAX`: none runs). The invariant: where its guard passes, a
-    /// jump's template adds exactly the step its [`crate::shape::GuardedJump`] tells (the guard holds
-    /// every test of its opening, and its code does not run on its last square), and
-    /// that step is counted as its code would have it counted
-    /// ([`Steps::count_ended_chain`]). Debug builds check every count against the list.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "its one caller, the run of the piece, holds them apart"
-    )]
+    /// Counts into `out` ([`Steps::count_jump`]) the jumps ([`crate::Shape::Jump`]) of
+    /// `mover`'s piece of type `kind` on `from` whose guards pass in `state` (their
+    /// templates are not in `not_run`, which [`BulkTargets::targets`] gave) and whose
+    /// chains end where they land; those templates join the ones whose code need not
+    /// run, which are returned (`u64::MAX`: none runs). The invariant: where its guard
+    /// passes, a jump's template adds exactly the step its
+    /// [`crate::shape::GuardedJump`] tells (the guard holds every test of its opening,
+    /// and its code does not run on its last square), and that step is counted as its
+    /// code would have it counted ([`Steps::count_ended_chain`]). Debug builds check
+    /// every count against the list.
     #[inline]
     pub(crate) fn count_jumps(
         &self,
         tables: &Tables,
         state: &State,
         mover: PlayerIx,
-        kind: Kind,
-        from: Pos,
+        (kind, from): (Kind, Pos),
         not_run: u64,
         out: &mut Steps,
     ) -> u64 {
@@ -149,20 +145,15 @@ impl Tables {
         &self,
         state: &State,
         mover: PlayerIx,
-        kind: Kind,
-        from: Pos,
+        piece: (Kind, Pos),
         not_run: u64,
         out: &mut Steps,
     ) -> u64 {
         match self.bulk_targets() {
-            Some(Bulk::OneWord(bulk)) => {
-                bulk.count_jumps(self, state, mover, kind, from, not_run, out)
-            }
-            Some(Bulk::TwoWords(bulk)) => {
-                bulk.count_jumps(self, state, mover, kind, from, not_run, out)
-            }
+            Some(Bulk::OneWord(bulk)) => bulk.count_jumps(self, state, mover, piece, not_run, out),
+            Some(Bulk::TwoWords(bulk)) => bulk.count_jumps(self, state, mover, piece, not_run, out),
             Some(Bulk::FourWords(bulk)) => {
-                bulk.count_jumps(self, state, mover, kind, from, not_run, out)
+                bulk.count_jumps(self, state, mover, piece, not_run, out)
             }
             None => not_run,
         }

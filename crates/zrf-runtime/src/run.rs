@@ -1297,7 +1297,7 @@ impl<'a> RunCore<'a> {
         let not_run = match self.held {
             Some((piece, Some(from))) => {
                 let (state, mover) = (self.state, self.turn.move_as);
-                (self.tables).count_jumps(state, mover, piece.kind, from, !templates, self.out)
+                (self.tables).count_jumps(state, mover, (piece.kind, from), !templates, self.out)
             }
             _ => !templates,
         };
