@@ -431,7 +431,7 @@ impl State {
     }
 
     /// Takes the piece off `pos`.
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, pos: Pos) -> Option<Piece> {
         let piece = self.board[pos as usize].take();
         if let Some(piece) = piece {
@@ -680,6 +680,10 @@ impl State {
     }
 
     /// Applies one step to the board (not the turn counter).
+    // Inlined with the piece moves below, the general path kept out of line: a search
+    // applies a step per turn it makes, and the calls were 2.3% of English checkers
+    // perft 8's instructions (callgrind).
+    #[inline]
     pub fn apply_step(&mut self, tables: &Tables, step: &Step) {
         self.apply_step_changes(tables, step);
         debug_assert!(
@@ -688,33 +692,36 @@ impl State {
         );
     }
 
+    #[inline(always)]
     fn apply_step_changes(&mut self, tables: &Tables, step: &Step) {
         self.last_from = step.from;
         self.last_to = Some(step.to);
         // The commonest steps, a piece moving and perhaps capturing one other, need none
-        // of the passes below.
+        // of the general path's passes.
         match step.changes[..] {
-            [Change::Move { from, to }] => {
-                self.move_piece(tables, from, to);
-                return;
-            }
+            [Change::Move { from, to }] => self.move_piece(tables, from, to),
             [Change::Move { from, to }, Change::Capture { pos }] => {
                 self.move_piece(tables, from, to);
                 if let Some(taken) = self.take(pos) {
                     self.removed(tables, taken);
                 }
-                return;
             }
-            _ => {}
+            _ => self.apply_other_changes(tables, &step.changes),
         }
+    }
+
+    /// The changes of a step other than a piece moving and perhaps capturing one: out of
+    /// line, so that the commonest steps do not pay for this path's buffers.
+    #[inline(never)]
+    fn apply_other_changes(&mut self, tables: &Tables, changes: &[Change]) {
         let mut removed: SmallVec<[Piece; 4]> = SmallVec::new();
-        self.apply_changes(tables, &step.changes, &mut removed);
+        self.apply_changes(tables, changes, &mut removed);
         for piece in removed {
             self.removed(tables, piece);
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn move_piece(&mut self, tables: &Tables, from: Pos, to: Pos) {
         let piece = self.board[from as usize].take();
         if let Some(taken) = self.take(to) {
