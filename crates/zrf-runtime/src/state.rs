@@ -101,6 +101,11 @@ pub fn capture_is_void(changes: &[Change], index: usize) -> bool {
     })
 }
 
+/// What a step changes in a position, for the debug check of its direct arms
+/// ([`State::apply_step`]): the board, its bitsets, the pieces captured and the stocks.
+#[cfg(debug_assertions)]
+type Placement<'a> = (&'a [Option<Piece>], &'a [u64], &'a [Piece], &'a [u32]);
+
 /// The changes of one step: a few, so kept inline (no allocation per generated move).
 pub type Changes = SmallVec<[Change; 2]>;
 
@@ -685,11 +690,35 @@ impl State {
     // perft 8's instructions (callgrind).
     #[inline]
     pub fn apply_step(&mut self, tables: &Tables, step: &Step) {
+        // The invariant of the direct arms of `apply_step_changes`: they leave the board,
+        // the bitsets, the pieces captured and the stocks as the general path does.
+        // Debug builds apply every step both ways.
+        #[cfg(debug_assertions)]
+        let mut general = self.clone();
         self.apply_step_changes(tables, step);
         debug_assert!(
             self.occupancy_matches_board(),
             "occupancy bitsets out of step with the board after {step:?}"
         );
+        #[cfg(debug_assertions)]
+        {
+            general.apply_any_changes(tables, &step.changes);
+            debug_assert!(
+                self.placement() == general.placement(),
+                "{step:?} applied directly differs from the general path"
+            );
+        }
+    }
+
+    /// Its [`Placement`].
+    #[cfg(debug_assertions)]
+    fn placement(&self) -> Placement<'_> {
+        (
+            &self.board,
+            &self.occupied,
+            &self.last_captured,
+            &self.stock,
+        )
     }
 
     #[inline(always)]
@@ -706,14 +735,15 @@ impl State {
                     self.removed(tables, taken);
                 }
             }
-            _ => self.apply_other_changes(tables, &step.changes),
+            _ => self.apply_any_changes(tables, &step.changes),
         }
     }
 
-    /// The changes of a step other than a piece moving and perhaps capturing one: out of
-    /// line, so that the commonest steps do not pay for this path's buffers.
+    /// The changes of a step (the general path, taken by those other than a piece moving
+    /// and perhaps capturing one): out of line, so that the commonest steps do not pay
+    /// for its buffers.
     #[inline(never)]
-    fn apply_other_changes(&mut self, tables: &Tables, changes: &[Change]) {
+    fn apply_any_changes(&mut self, tables: &Tables, changes: &[Change]) {
         let mut removed: SmallVec<[Piece; 4]> = SmallVec::new();
         self.apply_changes(tables, changes, &mut removed);
         for piece in removed {
