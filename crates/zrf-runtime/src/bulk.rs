@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use smallvec::SmallVec;
 
-use crate::run::MAX_LOOP;
+use crate::run::{MAX_LIST_MOVES, MAX_LOOP};
 use crate::shape::{
     shifted, Bulk, BulkTargets, Guard, GuardedJump, KindGuard, KindLeap, KindTargets, LameLeap,
     LeapStep, Ray, Shape, SquareSet, SquareTargets, Standing, Test, Words, ANYTHING, EMPTY, ENEMY,
@@ -815,6 +815,30 @@ impl<B: SquareSet> BulkTargets<B> {
             origins |= pieces;
         }
         (turns, origins)
+    }
+
+    /// How many turns `player` has in `state` where every piece of theirs is counted
+    /// together by type ([`BulkTargets::count_by_kind`], with no screen): then each of
+    /// their templates is a leap counted there or a guarded one whose guard fails, so
+    /// those leaps are every step they have. `None` where some piece is left to be
+    /// counted one by one, or where the turns might not fit in a list (the count
+    /// together then counts nothing, [`crate::run::BulkCount::count_together`]).
+    pub(crate) fn count_all_together(
+        &self,
+        tables: &Tables,
+        state: &State,
+        player: PlayerIx,
+    ) -> Option<u32> {
+        if !self.counts_together(player) {
+            return None;
+        }
+        let occupancy = Occupancy::of(tables, state, player);
+        let (turns, pieces) = self.count_by_kind(state, player, &occupancy, B::default());
+        let together = pieces.words();
+        let every_piece = (state.own_words(player).iter().enumerate())
+            .all(|(word, &own)| own == together.get(word).copied().unwrap_or(0));
+        let fits = (turns as usize + B::WIDTH as usize) < MAX_LIST_MOVES;
+        (every_piece && fits).then_some(turns)
     }
 }
 

@@ -126,6 +126,11 @@ impl<T: Templates> Engine<T> {
             }
             Some(_) => {}
             None => {
+                // Most positions of a game of men, with nothing to capture, are counted
+                // in bulk whole: nothing need run.
+                if let Some(count) = self.gen().count_before_runs(state, turn) {
+                    return pass(count);
+                }
                 moves.clear();
                 // Priorities are to drop every other turn once one of the first type
                 // listed is found (counted ones too), as the list does.

@@ -200,6 +200,35 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
     }
 
+    /// How many turns `turn` has where they are all counted in bulk before any template
+    /// runs: every piece of the mover is counted together by type
+    /// ([`BulkTargets::count_all_together`]), the turn allows every move type and the
+    /// mover has nothing to drop. Those turns are then plain movements of the counted
+    /// type, no two alike (each moves another piece, or to another square), which a
+    /// count takes whole, with or without `move-priorities` (the counted type is never
+    /// their first); the run and the steps a count builds are not needed. `None`
+    /// elsewhere. The invariant: the count is the length of the list the templates'
+    /// code gives; debug builds check it there, as every count
+    /// ([`crate::Engine::legal_move_count`]).
+    pub(crate) fn count_before_runs(&self, state: &State, turn: Turn) -> Option<usize> {
+        let mover = turn.move_as;
+        if turn.filter() != Filter::ANY {
+            return None;
+        }
+        let drops = (0..self.tables.kinds() as Kind).any(|kind| {
+            self.templates.has_drops(kind) && state.stock(self.tables, mover, kind) > 0
+        });
+        if drops {
+            return None;
+        }
+        let turns = match self.tables.bulk_targets()? {
+            Bulk::OneWord(bulk) => bulk.count_all_together(self.tables, state, mover),
+            Bulk::TwoWords(bulk) => bulk.count_all_together(self.tables, state, mover),
+            Bulk::FourWords(bulk) => bulk.count_all_together(self.tables, state, mover),
+        };
+        turns.map(|turns| turns as usize)
+    }
+
     /// The steps of the mover's pieces into `run`'s output, which counts plain turns
     /// ([`Steps::count_plain`], [`Steps::counts_in_bulk`]): the turns of shaped
     /// templates counted in bulk where the screen decides them (see [`crate::bulk`])

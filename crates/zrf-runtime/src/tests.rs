@@ -1116,3 +1116,51 @@ fn lines_of_play_taken_back_kept_and_played_on_keep_their_own_positions() {
         }
     }
 }
+
+#[test]
+fn where_every_piece_is_counted_together_the_turns_are_counted_before_any_template_runs() {
+    use crate::shape::{Bulk, LeapStep, Shape, Test};
+    use crate::tables::Setup;
+    // Men step east onto an empty square; a king (one alone) steps west.
+    let mut tables = row(10);
+    let leap = |dir| Shape::Leap {
+        origin: Vec::new(),
+        steps: vec![LeapStep {
+            dir,
+            tests: vec![Test::Empty],
+        }],
+        coded_in: None,
+    };
+    tables.pieces[0].shapes = vec![Some(leap(0))];
+    tables.pieces[0].template_types = vec![None];
+    tables.pieces[1].shapes = vec![Some(leap(1))];
+    tables.pieces[1].template_types = vec![None];
+    tables.setup = vec![
+        Setup {
+            player: 0,
+            kind: 0,
+            positions: vec![0, 1, 2, 3],
+            off_board: 0,
+        },
+        Setup {
+            player: 1,
+            kind: 0,
+            positions: vec![8, 9],
+            off_board: 0,
+        },
+    ];
+    let Some(Bulk::OneWord(bulk)) = tables.bulk_targets() else {
+        panic!("a row of ten squares counts in one word");
+    };
+    let start = State::start(&tables);
+    let mut blocked = start.position_clone();
+    blocked.put(4, Some(man(1)));
+    let mut crowned = start.position_clone();
+    crowned.put(6, Some(Piece { kind: 1, ..man(0) }));
+    let counted = |state: &State| bulk.count_all_together(&tables, state, 0);
+    // Only the man on p3 has an empty square east of it.
+    assert_eq!(counted(&start), Some(1));
+    assert_eq!(counted(&blocked), Some(0));
+    // The king alone is counted by itself, and the men with it.
+    assert_eq!(counted(&crowned), None);
+}
