@@ -817,28 +817,45 @@ impl<B: SquareSet> BulkTargets<B> {
         (turns, origins)
     }
 
-    /// How many turns `player` has in `state` where every piece of theirs is counted
-    /// together by type ([`BulkTargets::count_by_kind`], with no screen): then each of
-    /// their templates is a leap counted there or a guarded one whose guard fails, so
-    /// those leaps are every step they have. `None` where some piece is left to be
-    /// counted one by one, or where the turns might not fit in a list (the count
-    /// together then counts nothing, [`crate::run::BulkCount::count_together`]).
-    pub(crate) fn count_all_together(
+    /// How many turns `player` has in `state`, where the bulk targets tell it before any
+    /// template runs (see [`crate::Gen::count_before_runs`]):
+    /// - where every piece of theirs is counted together by type
+    ///   ([`BulkTargets::count_by_kind`], with no screen): then each of their templates
+    ///   is a leap counted there or a guarded one whose guard fails, so those leaps are
+    ///   every step they have;
+    /// - else, under `move-priorities` whose `first` type is not the counted one, where
+    ///   the other pieces' templates of that type add steps their guards tell, and some
+    ///   do ([`BulkTargets::count_first_type_jumps`]): priorities then keep only those
+    ///   (the pieces counted together add none of that type).
+    ///
+    /// `None` elsewhere, or where the turns might not fit in a list (the count together
+    /// then counts nothing, [`crate::run::BulkCount::count_together`]).
+    pub(crate) fn count_before_runs(
         &self,
         tables: &Tables,
         state: &State,
         player: PlayerIx,
+        first: Option<MoveType>,
     ) -> Option<u32> {
-        if !self.counts_together(player) {
-            return None;
-        }
-        let occupancy = Occupancy::of(tables, state, player);
-        let (turns, pieces) = self.count_by_kind(state, player, &occupancy, B::default());
-        let together = pieces.words();
+        let (turns, together) = match self.counts_together(player) {
+            true => {
+                let occupancy = Occupancy::of(tables, state, player);
+                self.count_by_kind(state, player, &occupancy, B::default())
+            }
+            false => (0, B::default()),
+        };
+        let together = together.words();
         let every_piece = (state.own_words(player).iter().enumerate())
             .all(|(word, &own)| own == together.get(word).copied().unwrap_or(0));
-        let fits = (turns as usize + B::WIDTH as usize) < MAX_LIST_MOVES;
-        (every_piece && fits).then_some(turns)
+        let turns = match every_piece {
+            true => turns,
+            false => {
+                let first = first.filter(|&first| Some(first) != self.counted_type)?;
+                let others = state.squares_of_except(player, together);
+                self.count_first_type_jumps(tables, state, player, others, first)?
+            }
+        };
+        ((turns as usize + B::WIDTH as usize) < MAX_LIST_MOVES).then_some(turns)
     }
 }
 

@@ -6,7 +6,9 @@
 //! asks first, and a perft's last ply asks as each partial step comes, to count those
 //! that end instead of keeping them (`Steps::count_ended_chain`). A jump
 //! ([`crate::Shape::Jump`]) whose guard passes is counted so without running its
-//! template at all ([`BulkTargets::count_jumps`]). Debug builds check every answer of
+//! template at all ([`BulkTargets::count_jumps`]), and where such jumps of the first
+//! type of `move-priorities` are all the turns, a count takes them before any run
+//! ([`BulkTargets::count_first_type_jumps`]). Debug builds check every answer of
 //! the listing against the templates' code run on the position after, and every count
 //! against the list.
 
@@ -89,6 +91,76 @@ impl<B: SquareSet> BulkTargets<B> {
             }
         }
         continuing & !idle == 0
+    }
+
+    /// Of `player`'s pieces on `squares` in `state`, how many steps their templates of
+    /// move type `first` add, where each of those templates is one that never adds from
+    /// the piece's square (counted there while not of the counted type), one whose guard
+    /// fails, or a jump ([`crate::Shape::Jump`]) whose guard passes and whose chain ends
+    /// where it lands (its step a whole turn): `None` where one is not, where two jumps
+    /// of a piece land on one square (only the list tells whether they do the same), or
+    /// where none adds a step. The invariant: those jumps' steps are the turns of type
+    /// `first` their code would add, as [`BulkTargets::count_jumps`] counts them.
+    pub(crate) fn count_first_type_jumps(
+        &self,
+        tables: &Tables,
+        state: &State,
+        player: PlayerIx,
+        squares: impl Iterator<Item = Pos>,
+        first: MoveType,
+    ) -> Option<u32> {
+        let active = tables.active_players();
+        let passes = |square: B, needs: Standing| {
+            needs & standing(&active, player, state.at(square.lowest())) != 0
+        };
+        let mut jumps = 0;
+        for from in squares {
+            let kind = state.at(from)?.kind;
+            let types = &tables.pieces.get(kind as usize)?.template_types;
+            if from >= B::WIDTH || types.is_empty() || types.len() > 63 {
+                return None;
+            }
+            let mut of_first = 0u64;
+            for (number, &move_type) in types.iter().enumerate() {
+                if move_type == Some(first) {
+                    of_first |= 1 << number;
+                }
+            }
+            let square = self.targets.get(self.entry(player, kind, from))?;
+            let mut decided = square.counted;
+            let mut landed = B::default();
+            let guards = square.guards.0 as usize..square.guards.1 as usize;
+            let jumps_here = (self.guarded_jumps.get(guards.clone()).unwrap_or_default())
+                .iter()
+                .copied()
+                .chain(std::iter::repeat(None));
+            for (guard, jump) in self.guards[guards].iter().zip(jumps_here) {
+                if guard.template & of_first == 0 {
+                    continue;
+                }
+                let [first_square, second_square] = guard.squares;
+                if !passes(first_square, guard.needs[0]) || !passes(second_square, guard.needs[1]) {
+                    decided |= guard.template;
+                    continue;
+                }
+                let jump = jump?;
+                let moving = (from, jump.to, Some(jump.captured));
+                let to = B::bit(jump.to);
+                if jump.move_type != Some(first)
+                    || !(landed & to).is_empty()
+                    || !self.ends_chain_moving(tables, state, player, jump.continue_with, moving)
+                {
+                    return None;
+                }
+                landed |= to;
+                decided |= guard.template;
+                jumps += 1;
+            }
+            if of_first & !decided != 0 {
+                return None;
+            }
+        }
+        (jumps > 0).then_some(jumps)
     }
 
     /// Counts into `out` ([`Steps::count_jump`]) the jumps ([`crate::Shape::Jump`]) of

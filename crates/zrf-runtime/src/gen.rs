@@ -200,15 +200,15 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
     }
 
-    /// How many turns `turn` has where they are all counted in bulk before any template
-    /// runs: every piece of the mover is counted together by type
-    /// ([`BulkTargets::count_all_together`]), the turn allows every move type and the
-    /// mover has nothing to drop. Those turns are then plain movements of the counted
-    /// type, no two alike (each moves another piece, or to another square), which a
-    /// count takes whole, with or without `move-priorities` (the counted type is never
-    /// their first); the run and the steps a count builds are not needed. `None`
-    /// elsewhere. The invariant: the count is the length of the list the templates'
-    /// code gives; debug builds check it there, as every count
+    /// How many turns `turn` has where the bulk targets tell it before any template runs
+    /// ([`BulkTargets::count_before_runs`]: every piece of the mover counted together by
+    /// type, or, under `move-priorities`, jumps of their first type that end their
+    /// chains), the turn allows every move type and the mover has nothing to drop. The
+    /// turns are then plain movements of one type, or jumps of the first type that drop
+    /// every other turn, no two alike (each moves another piece, or to another square),
+    /// which a count takes whole; the run and the steps a count builds are not needed.
+    /// `None` elsewhere. The invariant: the count is the length of the list the
+    /// templates' code gives; debug builds check it there, as every count
     /// ([`crate::Engine::legal_move_count`]).
     pub(crate) fn count_before_runs(&self, state: &State, turn: Turn) -> Option<usize> {
         let mover = turn.move_as;
@@ -221,10 +221,11 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         if drops {
             return None;
         }
-        let turns = match self.tables.bulk_targets()? {
-            Bulk::OneWord(bulk) => bulk.count_all_together(self.tables, state, mover),
-            Bulk::TwoWords(bulk) => bulk.count_all_together(self.tables, state, mover),
-            Bulk::FourWords(bulk) => bulk.count_all_together(self.tables, state, mover),
+        let (tables, first) = (self.tables, self.tables.priorities.first().copied());
+        let turns = match tables.bulk_targets()? {
+            Bulk::OneWord(bulk) => bulk.count_before_runs(tables, state, mover, first),
+            Bulk::TwoWords(bulk) => bulk.count_before_runs(tables, state, mover, first),
+            Bulk::FourWords(bulk) => bulk.count_before_runs(tables, state, mover, first),
         };
         turns.map(|turns| turns as usize)
     }

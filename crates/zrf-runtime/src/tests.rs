@@ -1118,11 +1118,16 @@ fn lines_of_play_taken_back_kept_and_played_on_keep_their_own_positions() {
 }
 
 #[test]
-fn where_every_piece_is_counted_together_the_turns_are_counted_before_any_template_runs() {
+fn a_count_is_read_off_the_bulk_targets_before_any_template_runs_where_they_tell_it() {
     use crate::shape::{Bulk, LeapStep, Shape, Test};
     use crate::tables::Setup;
-    // Men step east onto an empty square; a king (one alone) steps west.
+    use crate::MoveType;
+    const JUMP: MoveType = 0;
+    const STEP: MoveType = 1;
+    // Men step east onto an empty square, or jump an enemy east (a jump continued by
+    // jumps, first in the priorities); a king (one alone) steps west.
     let mut tables = row(10);
+    let east = |tests| LeapStep { dir: 0, tests };
     let leap = |dir| Shape::Leap {
         origin: Vec::new(),
         steps: vec![LeapStep {
@@ -1131,10 +1136,19 @@ fn where_every_piece_is_counted_together_the_turns_are_counted_before_any_templa
         }],
         coded_in: None,
     };
-    tables.pieces[0].shapes = vec![Some(leap(0))];
-    tables.pieces[0].template_types = vec![None];
+    let jump = Shape::Jump {
+        origin: Vec::new(),
+        steps: vec![east(vec![Test::Enemy]), east(vec![Test::Empty])],
+        captured: 0,
+        continue_with: Some(JUMP),
+        coded_in: None,
+    };
+    tables.move_types = vec!["jump".into(), "step".into()];
+    tables.priorities = vec![JUMP];
+    tables.pieces[0].shapes = vec![Some(jump), Some(leap(0))];
+    tables.pieces[0].template_types = vec![Some(JUMP), Some(STEP)];
     tables.pieces[1].shapes = vec![Some(leap(1))];
-    tables.pieces[1].template_types = vec![None];
+    tables.pieces[1].template_types = vec![Some(STEP)];
     tables.setup = vec![
         Setup {
             player: 0,
@@ -1153,14 +1167,24 @@ fn where_every_piece_is_counted_together_the_turns_are_counted_before_any_templa
         panic!("a row of ten squares counts in one word");
     };
     let start = State::start(&tables);
-    let mut blocked = start.position_clone();
-    blocked.put(4, Some(man(1)));
-    let mut crowned = start.position_clone();
-    crowned.put(6, Some(Piece { kind: 1, ..man(0) }));
-    let counted = |state: &State| bulk.count_all_together(&tables, state, 0);
-    // Only the man on p3 has an empty square east of it.
+    let with = |pieces: &[(Pos, Piece)]| {
+        let mut state = start.position_clone();
+        for &(pos, piece) in pieces {
+            state.put(pos, Some(piece));
+        }
+        state
+    };
+    let king = Piece { kind: 1, ..man(0) };
+    let counted = |state: &State| bulk.count_before_runs(&tables, state, 0, Some(JUMP));
+    // Every man counted together: only the man on p3 has an empty square east of it.
     assert_eq!(counted(&start), Some(1));
-    assert_eq!(counted(&blocked), Some(0));
-    // The king alone is counted by itself, and the men with it.
-    assert_eq!(counted(&crowned), None);
+    assert_eq!(counted(&with(&[(4, man(1)), (5, man(1))])), Some(0));
+    // The man on p3 jumps to p5, where no jump goes on: that one turn alone, the
+    // others' steps dropped by the priorities.
+    assert_eq!(counted(&with(&[(4, man(1))])), Some(1));
+    assert_eq!(counted(&with(&[(4, man(1)), (6, king)])), Some(1));
+    // A chain that goes on (to p7) is followed only by the templates' code.
+    assert_eq!(counted(&with(&[(4, man(1)), (6, man(1))])), None);
+    // The king alone is counted by itself, and the men with it, where none jumps.
+    assert_eq!(counted(&with(&[(6, king)])), None);
 }
