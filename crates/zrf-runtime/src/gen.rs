@@ -227,7 +227,11 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             Bulk::TwoWords(bulk) => bulk.count_before_runs(tables, state, mover, first),
             Bulk::FourWords(bulk) => bulk.count_before_runs(tables, state, mover, first),
         };
-        turns.map(|turns| turns as usize)
+        // The list spends a step of its chain budget on each jump that ends its chain:
+        // past the budget, only the list tells how many turns there are.
+        turns
+            .map(|turns| turns as usize)
+            .filter(|&turns| turns < MAX_CHAIN_STEPS)
     }
 
     /// The steps of the mover's pieces into `run`'s output, which counts plain turns
