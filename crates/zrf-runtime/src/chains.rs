@@ -12,13 +12,46 @@
 //! the listing against the templates' code run on the position after, and every count
 //! against the list.
 
+use smallvec::SmallVec;
+
 use crate::bulk::standing;
 use crate::run::Steps;
-use crate::shape::{Bulk, BulkTargets, SquareSet, Standing};
+use crate::shape::{Bulk, BulkTargets, GuardedJump, SquareSet, SquareTargets, Standing};
 use crate::state::changed::{after_one_piece_moving, one_piece_moving};
 use crate::state::{State, Step};
 use crate::tables::{Filter, Tables};
-use crate::{Kind, MoveType, PlayerIx, Pos};
+use crate::{Kind, MoveType, Piece, PlayerIx, Pos};
+
+/// Most steps a count follows, over the chains of jumps of one position, before it
+/// leaves the position to the list (which spends its budget of chain steps on them).
+const CHAINS_FOLLOWED: usize = 100;
+
+/// A chain of jumps under way, as [`BulkTargets::complete_chains`] follows it: where
+/// the piece started, where it stands, the squares it captured, and the move type of
+/// the templates that continue it.
+#[derive(Clone, Copy, Debug)]
+struct Jumping<B> {
+    from: Pos,
+    at: Pos,
+    captured: B,
+    continue_with: Option<MoveType>,
+}
+
+impl<B: SquareSet> Jumping<B> {
+    /// The chain after `jump` from where it stands; `None` where its squares are beyond
+    /// the set's.
+    fn then(self, jump: GuardedJump) -> Option<Jumping<B>> {
+        if jump.to >= B::WIDTH || jump.captured >= B::WIDTH {
+            return None;
+        }
+        Some(Jumping {
+            at: jump.to,
+            captured: self.captured | B::bit(jump.captured),
+            continue_with: jump.continue_with,
+            ..self
+        })
+    }
+}
 
 impl<B: SquareSet> BulkTargets<B> {
     /// Whether the partial `step` of `mover`'s is a whole turn: in the position after it,
@@ -93,14 +126,13 @@ impl<B: SquareSet> BulkTargets<B> {
         continuing & !idle == 0
     }
 
-    /// Of `player`'s pieces on `squares` in `state`, how many steps their templates of
-    /// move type `first` add, where each of those templates is one that never adds from
+    /// Of `player`'s pieces on `squares` in `state`, how many turns their templates of
+    /// move type `first` make, where each of those templates is one that never adds from
     /// the piece's square (counted there while not of the counted type), one whose guard
-    /// fails, or a jump ([`crate::Shape::Jump`]) whose guard passes and whose chain ends
-    /// where it lands (its step a whole turn): `None` where one is not, where two jumps
-    /// of a piece land on one square (only the list tells whether they do the same), or
-    /// where none adds a step. The invariant: those jumps' steps are the turns of type
-    /// `first` their code would add, as [`BulkTargets::count_jumps`] counts them.
+    /// fails, or a jump ([`crate::Shape::Jump`]) whose guard passes, whose chain the
+    /// guards follow to its ends ([`BulkTargets::complete_chains`]): `None` where one is
+    /// not, or where none makes a turn. The invariant: those chains are the turns of
+    /// type `first` the templates' code would make, as the list completes them.
     pub(crate) fn count_first_type_jumps(
         &self,
         tables: &Tables,
@@ -110,13 +142,11 @@ impl<B: SquareSet> BulkTargets<B> {
         first: MoveType,
     ) -> Option<u32> {
         let active = tables.active_players();
-        let passes = |square: B, needs: Standing| {
-            needs & standing(&active, player, state.at(square.lowest())) != 0
-        };
-        let mut jumps = 0;
+        let mut turns = 0;
+        let mut followed = 0;
         for from in squares {
-            let kind = state.at(from)?.kind;
-            let types = &tables.pieces.get(kind as usize)?.template_types;
+            let piece = state.at(from)?;
+            let types = &tables.pieces.get(piece.kind as usize)?.template_types;
             if from >= B::WIDTH || types.is_empty() || types.len() > 63 {
                 return None;
             }
@@ -126,41 +156,130 @@ impl<B: SquareSet> BulkTargets<B> {
                     of_first |= 1 << number;
                 }
             }
-            let square = self.targets.get(self.entry(player, kind, from))?;
+            let square = self.targets.get(self.entry(player, piece.kind, from))?;
             let mut decided = square.counted;
-            let mut landed = B::default();
-            let guards = square.guards.0 as usize..square.guards.1 as usize;
-            let jumps_here = (self.guarded_jumps.get(guards.clone()).unwrap_or_default())
-                .iter()
-                .copied()
-                .chain(std::iter::repeat(None));
-            for (guard, jump) in self.guards[guards].iter().zip(jumps_here) {
-                if guard.template & of_first == 0 {
+            let mut ends = SmallVec::new();
+            let at = |pos: Pos| state.at(pos);
+            for (template, passes, jump) in
+                self.guards_among(square, of_first, (player, &active), at)
+            {
+                decided |= template;
+                if !passes {
                     continue;
                 }
-                let [first_square, second_square] = guard.squares;
-                if !passes(first_square, guard.needs[0]) || !passes(second_square, guard.needs[1]) {
-                    decided |= guard.template;
-                    continue;
-                }
-                let jump = jump?;
-                let moving = (from, jump.to, Some(jump.captured));
-                let to = B::bit(jump.to);
-                if jump.move_type != Some(first)
-                    || !(landed & to).is_empty()
-                    || !self.ends_chain_moving(tables, state, player, jump.continue_with, moving)
-                {
-                    return None;
-                }
-                landed |= to;
-                decided |= guard.template;
-                jumps += 1;
+                let jump = jump.filter(|jump| jump.move_type == Some(first))?;
+                let standing_still = Jumping {
+                    from,
+                    at: from,
+                    captured: B::default(),
+                    continue_with: None,
+                };
+                let chain = (tables, state, player, piece);
+                let jumped = standing_still.then(jump)?;
+                turns += self.complete_chains(chain, jumped, &mut ends, &mut followed)?;
             }
             if of_first & !decided != 0 {
                 return None;
             }
         }
-        (jumps > 0).then_some(jumps)
+        (turns > 0).then_some(turns)
+    }
+
+    /// The guards of `square` whose templates are among `templates`: each template (a
+    /// bit), whether its guard passes where `at` tells what stands on each square (as
+    /// the `viewer` of the `active` players sees it), and the jump it guards, if any.
+    fn guards_among<'a>(
+        &'a self,
+        square: &SquareTargets<B>,
+        templates: u64,
+        (viewer, active): (PlayerIx, &'a [u64; 4]),
+        at: impl Fn(Pos) -> Option<Piece> + 'a,
+    ) -> impl Iterator<Item = (u64, bool, Option<GuardedJump>)> + 'a {
+        let guards = square.guards.0 as usize..square.guards.1 as usize;
+        let jumps = (self.guarded_jumps.get(guards.clone()).unwrap_or_default())
+            .iter()
+            .copied()
+            .chain(std::iter::repeat(None));
+        let passes = move |square: B, needs: Standing| {
+            needs & standing(active, viewer, at(square.lowest())) != 0
+        };
+        (self.guards[guards].iter().zip(jumps))
+            .filter(move |(guard, _)| guard.template & templates != 0)
+            .map(move |(guard, jump)| {
+                let [first, second] = guard.squares;
+                let passing = passes(first, guard.needs[0]) && passes(second, guard.needs[1]);
+                (guard.template, passing, jump)
+            })
+    }
+
+    /// How many whole turns a chain of jumps makes that has come to `jumping.at`, its
+    /// last step a jump continued by templates of `jumping.continue_with`: one where no
+    /// template of that type of the piece may add a step there, each being one that
+    /// never adds from that square or one whose guard fails (the chain ends), else
+    /// those the jumps whose guards pass make (followed so, in the position after the
+    /// chain). `None` where a template of that type must run its code (no guard tells
+    /// what it adds, or it is of the counted type), where a turn ends as another of the
+    /// piece's does (same square, same captures: only the list tells whether they are
+    /// the same), where `pass-partial` makes each step a turn too, or past
+    /// [`CHAINS_FOLLOWED`] steps followed in the position.
+    fn complete_chains(
+        &self,
+        (tables, state, player, piece): (&Tables, &State, PlayerIx, Piece),
+        jumping: Jumping<B>,
+        ends: &mut SmallVec<[(Pos, B); 8]>,
+        followed: &mut usize,
+    ) -> Option<u32> {
+        *followed += 1;
+        if *followed > CHAINS_FOLLOWED || jumping.continue_with == self.counted_type {
+            return None;
+        }
+        let after = |pos: Pos| match pos {
+            _ if pos == jumping.at => Some(piece),
+            _ if pos == jumping.from || (pos < B::WIDTH && jumping.captured.has(pos)) => None,
+            _ => state.at(pos),
+        };
+        let filter = Filter::only(jumping.continue_with);
+        let types = &tables.pieces.get(piece.kind as usize)?.template_types;
+        let mut continuing = 0u64;
+        for (number, &move_type) in types.iter().enumerate() {
+            if filter.allows(move_type) {
+                if number >= 63 {
+                    return None;
+                }
+                continuing |= 1 << number;
+            }
+        }
+        let square = self
+            .targets
+            .get(self.entry(player, piece.kind, jumping.at))?;
+        let mut idle = square.counted;
+        let active = tables.active_players();
+        let mut turns = 0;
+        for (template, passes, jump) in
+            self.guards_among(square, continuing, (player, &active), after)
+        {
+            idle |= template;
+            if !passes {
+                continue;
+            }
+            if tables.options.pass_partial {
+                return None;
+            }
+            let next = jumping.then(jump?)?;
+            turns += self.complete_chains((tables, state, player, piece), next, ends, followed)?;
+        }
+        if continuing & !idle != 0 {
+            return None;
+        }
+        if turns > 0 {
+            return Some(turns);
+        }
+        let end = (jumping.at, jumping.captured);
+        if ends.contains(&end) {
+            return None;
+        }
+        ends.push(end);
+        Some(1)
     }
 
     /// Counts into `out` ([`Steps::count_jump`]) the jumps ([`crate::Shape::Jump`]) of

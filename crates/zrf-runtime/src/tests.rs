@@ -1183,8 +1183,13 @@ fn a_count_is_read_off_the_bulk_targets_before_any_template_runs_where_they_tell
     // others' steps dropped by the priorities.
     assert_eq!(counted(&with(&[(4, man(1))])), Some(1));
     assert_eq!(counted(&with(&[(4, man(1)), (6, king)])), Some(1));
-    // A chain that goes on (to p7) is followed only by the templates' code.
-    assert_eq!(counted(&with(&[(4, man(1)), (6, man(1))])), None);
+    // A chain that goes on is followed by the guards to its end: on p7, where the
+    // enemy on p8 has no empty square past it.
+    assert_eq!(counted(&with(&[(4, man(1)), (6, man(1))])), Some(1));
+    // Three jumps, to p9, past every enemy.
+    let mut three_jumps = with(&[(4, man(1)), (6, man(1))]);
+    three_jumps.put(9, None);
+    assert_eq!(counted(&three_jumps), Some(1));
     // The king alone is counted by itself, and the men with it, where none jumps.
     assert_eq!(counted(&with(&[(6, king)])), None);
 }
