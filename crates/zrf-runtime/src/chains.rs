@@ -53,6 +53,31 @@ impl<B: SquareSet> Jumping<B> {
     }
 }
 
+/// The templates of piece type `kind` (a bit each, by number, as the bulk targets'
+/// guards and counted sets hold them) whose move types `wanted` allows. `None` where
+/// the type lists no move types (none of its templates has a shape: its code decides)
+/// or a wanted template is numbered past those the targets give a bit (63).
+fn templates_of(
+    tables: &Tables,
+    kind: Kind,
+    wanted: impl Fn(Option<MoveType>) -> bool,
+) -> Option<u64> {
+    let types = &tables.pieces.get(kind as usize)?.template_types;
+    if types.is_empty() {
+        return None;
+    }
+    let mut templates = 0u64;
+    for (number, &move_type) in types.iter().enumerate() {
+        if wanted(move_type) {
+            if number >= 63 {
+                return None;
+            }
+            templates |= 1 << number;
+        }
+    }
+    Some(templates)
+}
+
 impl<B: SquareSet> BulkTargets<B> {
     /// Whether the partial `step` of `mover`'s is a whole turn: in the position after it,
     /// the piece on its last square has no template of the type it continues with that
@@ -90,20 +115,9 @@ impl<B: SquareSet> BulkTargets<B> {
             Some(_) => return false,
         };
         let filter = Filter::only(continue_with);
-        let mut continuing = 0u64;
-        // A type none of whose templates has a shape lists no types: its code decides.
-        let types = match tables.pieces.get(piece.kind as usize) {
-            Some(info) if !info.template_types.is_empty() => &info.template_types,
-            _ => return false,
+        let Some(continuing) = templates_of(tables, piece.kind, |t| filter.allows(t)) else {
+            return false;
         };
-        for (number, &move_type) in types.iter().enumerate() {
-            if filter.allows(move_type) {
-                if number >= 63 {
-                    return false;
-                }
-                continuing |= 1 << number;
-            }
-        }
         let Some(square) = self.targets.get(self.entry(mover, piece.kind, moving.1)) else {
             return false;
         };
@@ -146,16 +160,10 @@ impl<B: SquareSet> BulkTargets<B> {
         let mut followed = 0;
         for from in squares {
             let piece = state.at(from)?;
-            let types = &tables.pieces.get(piece.kind as usize)?.template_types;
-            if from >= B::WIDTH || types.is_empty() || types.len() > 63 {
+            if from >= B::WIDTH {
                 return None;
             }
-            let mut of_first = 0u64;
-            for (number, &move_type) in types.iter().enumerate() {
-                if move_type == Some(first) {
-                    of_first |= 1 << number;
-                }
-            }
+            let of_first = templates_of(tables, piece.kind, |t| t == Some(first))?;
             let square = self.targets.get(self.entry(player, piece.kind, from))?;
             let mut decided = square.counted;
             let mut ends = SmallVec::new();
@@ -239,16 +247,7 @@ impl<B: SquareSet> BulkTargets<B> {
             _ => state.at(pos),
         };
         let filter = Filter::only(jumping.continue_with);
-        let types = &tables.pieces.get(piece.kind as usize)?.template_types;
-        let mut continuing = 0u64;
-        for (number, &move_type) in types.iter().enumerate() {
-            if filter.allows(move_type) {
-                if number >= 63 {
-                    return None;
-                }
-                continuing |= 1 << number;
-            }
-        }
+        let continuing = templates_of(tables, piece.kind, |t| filter.allows(t))?;
         let square = self
             .targets
             .get(self.entry(player, piece.kind, jumping.at))?;

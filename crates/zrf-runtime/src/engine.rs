@@ -126,8 +126,8 @@ impl<T: Templates> Engine<T> {
             }
             Some(_) => {}
             None => {
-                // Most positions of a game of men are counted in bulk whole, where
-                // nothing or one jump captures: nothing need run.
+                // Most positions of a game of men are counted whole from the bulk
+                // targets, steps and chains of jumps alike: nothing need run.
                 if let Some(count) = self.gen().count_before_runs(state, turn) {
                     return pass(count);
                 }

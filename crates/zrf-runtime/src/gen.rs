@@ -202,11 +202,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
 
     /// How many turns `turn` has where the bulk targets tell it before any template runs
     /// ([`BulkTargets::count_before_runs`]: every piece of the mover counted together by
-    /// type, or, under `move-priorities`, jumps of their first type that end their
-    /// chains), the turn allows every move type and the mover has nothing to drop. The
-    /// turns are then plain movements of one type, or jumps of the first type that drop
-    /// every other turn, no two alike (each moves another piece, or to another square),
-    /// which a count takes whole; the run and the steps a count builds are not needed.
+    /// type, or, under `move-priorities`, chains of jumps of their first type that the
+    /// guards follow to their ends), the turn allows every move type and the mover has
+    /// nothing to drop. The turns are then plain movements of one type, or chains of
+    /// jumps of the first type that drop every other turn, no two alike (each moves
+    /// another piece, or ends on another square or with other captures), which a count
+    /// takes whole; the run and the steps a count builds are not needed.
     /// `None` elsewhere. The invariant: the count is the length of the list the
     /// templates' code gives; debug builds check it there, as every count
     /// ([`crate::Engine::legal_move_count`]).
@@ -227,8 +228,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             Bulk::TwoWords(bulk) => bulk.count_before_runs(tables, state, mover, first),
             Bulk::FourWords(bulk) => bulk.count_before_runs(tables, state, mover, first),
         };
-        // The list spends a step of its chain budget on each jump that ends its chain:
-        // past the budget, only the list tells how many turns there are.
+        // The list spends a step of its chain budget on each step of the chains it
+        // follows, one at least for each turn a chain makes: where the turns reach the
+        // budget, only the list tells how many there are.
         turns
             .map(|turns| turns as usize)
             .filter(|&turns| turns < MAX_CHAIN_STEPS)
