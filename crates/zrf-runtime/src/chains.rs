@@ -128,13 +128,10 @@ impl<B: SquareSet> BulkTargets<B> {
             false => square.counted,
         };
         let active = tables.active_players();
-        let passes = |square: B, needs: Standing| {
-            needs & standing(&active, mover, after(square.lowest())) != 0
-        };
-        for guard in &self.guards[square.guards.0 as usize..square.guards.1 as usize] {
-            let [first, second] = guard.squares;
-            if !passes(first, guard.needs[0]) || !passes(second, guard.needs[1]) {
-                idle |= guard.template;
+        for (template, passes, _) in self.guards_among(square, continuing, (mover, &active), after)
+        {
+            if !passes {
+                idle |= template;
             }
         }
         continuing & !idle == 0
