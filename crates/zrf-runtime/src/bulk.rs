@@ -30,6 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use smallvec::SmallVec;
 
+use crate::chains::templates_by_type;
 use crate::run::{MAX_LIST_MOVES, MAX_LOOP};
 use crate::shape::{
     shifted, Bulk, BulkTargets, Guard, GuardedJump, KindGuard, KindLeap, KindTargets, LameLeap,
@@ -66,24 +67,46 @@ impl<B: SquareSet> Occupancy<B> {
         }
         let width = tables.positions.len().clamp(1, B::WIDTH as usize) as u32;
         let board = B::ALL >> (B::WIDTH - width);
-        let by_bit = [
+        Occupancy::sorted([
             board & !occupied,
             friend,
             enemy,
             occupied & !friend & !enemy,
-        ];
+        ])
+    }
+
+    /// The occupancy whose squares that are empty, hold a friend, an enemy or a neutral
+    /// piece are `by_bit`, in that order (the bits of [`Standing`]).
+    #[inline(always)]
+    fn sorted(by_bit: [B; 4]) -> Occupancy<B> {
         // Each set of what may stand is a smaller set and its lowest bit.
         let mut passing = [B::default(); 16];
         for standing in 1..16 {
             passing[standing] =
                 passing[standing & (standing - 1)] | by_bit[standing.trailing_zeros() as usize];
         }
+        let occupied = by_bit[1] | by_bit[2] | by_bit[3];
         Occupancy { occupied, passing }
+    }
+
+    /// This occupancy after the mover's piece on `from` jumped to `to`, taking the pieces
+    /// on `captured` off (the squares all on the board).
+    #[inline]
+    pub(crate) fn after_jumping(&self, from: B, to: B, captured: B) -> Occupancy<B> {
+        let changed = from | to | captured;
+        let [empty, friend, enemy, neutral] =
+            [EMPTY, FRIEND, ENEMY, NEUTRAL].map(|standing| self.passing(standing) & !changed);
+        Occupancy::sorted([
+            empty | ((from | captured) & !to),
+            friend | to,
+            enemy,
+            neutral,
+        ])
     }
 
     /// The squares where what stands passes `standing`.
     #[inline]
-    fn passing(&self, standing: Standing) -> B {
+    pub(crate) fn passing(&self, standing: Standing) -> B {
         self.passing[standing as usize & 15]
     }
 }
@@ -265,6 +288,7 @@ impl<B: SquareSet> BulkTargets<B> {
             lame_leaps: Vec::new(),
             guards: Vec::new(),
             guarded_jumps: Vec::new(),
+            templates_by_type: templates_by_type(tables),
             kind_targets: Vec::with_capacity(tables.players.len()),
         };
         let directions = tables.directions.len();
@@ -837,11 +861,16 @@ impl<B: SquareSet> BulkTargets<B> {
         player: PlayerIx,
         first: Option<MoveType>,
     ) -> Option<u32> {
-        let (turns, together) = match self.counts_together(player) {
-            true => {
-                let occupancy = Occupancy::of(tables, state, player);
-                self.count_by_kind(state, player, &occupancy, B::default())
-            }
+        let first = first.filter(|&first| Some(first) != self.counted_type);
+        let counts_together = self.counts_together(player);
+        // Neither count applies (but to a player without pieces, whose none the list
+        // counts as well): the squares need not be sorted.
+        if !counts_together && first.is_none() {
+            return None;
+        }
+        let occupancy = Occupancy::of(tables, state, player);
+        let (turns, together) = match counts_together {
+            true => self.count_by_kind(state, player, &occupancy, B::default()),
             false => (0, B::default()),
         };
         let together = together.words();
@@ -850,9 +879,8 @@ impl<B: SquareSet> BulkTargets<B> {
         let turns = match every_piece {
             true => turns,
             false => {
-                let first = first.filter(|&first| Some(first) != self.counted_type)?;
                 let others = state.squares_of_except(player, together);
-                self.count_first_type_jumps(tables, state, player, others, first)?
+                self.count_first_type_jumps(tables, state, player, others, first?, &occupancy)?
             }
         };
         ((turns as usize + B::WIDTH as usize) < MAX_LIST_MOVES).then_some(turns)

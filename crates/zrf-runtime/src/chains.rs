@@ -8,18 +8,22 @@
 //! ([`crate::Shape::Jump`]) whose guard passes is counted so without running its
 //! template at all ([`BulkTargets::count_jumps`]), and where such jumps of the first
 //! type of `move-priorities` are all the turns, a count takes them before any run
-//! ([`BulkTargets::count_first_type_jumps`]). Debug builds check every answer of
+//! ([`BulkTargets::count_first_type_jumps`]), reading the guards off the occupancy
+//! bitsets the count sorts the squares into, and those of the position after each jump
+//! of a chain off a few set operations on them. Debug builds check every answer of
 //! the listing against the templates' code run on the position after, and every count
 //! against the list.
 
 use smallvec::SmallVec;
 
-use crate::bulk::standing;
+use crate::bulk::{standing, Occupancy};
 use crate::run::Steps;
-use crate::shape::{Bulk, BulkTargets, GuardedJump, SquareSet, SquareTargets, Standing};
+use crate::shape::{
+    Bulk, BulkTargets, GuardedJump, SquareSet, SquareTargets, Standing, TemplatesByType,
+};
 use crate::state::changed::{after_one_piece_moving, one_piece_moving};
 use crate::state::{State, Step};
-use crate::tables::{Filter, Tables};
+use crate::tables::Tables;
 use crate::{Kind, MoveType, Piece, PlayerIx, Pos};
 
 /// Most steps a count follows, over the chains of jumps of one position, before it
@@ -53,29 +57,35 @@ impl<B: SquareSet> Jumping<B> {
     }
 }
 
-/// The templates of piece type `kind` (a bit each, by number, as the bulk targets'
-/// guards and counted sets hold them) whose move types `wanted` allows. `None` where
-/// the type lists no move types (none of its templates has a shape: its code decides)
-/// or a wanted template is numbered past those the targets give a bit (63).
-fn templates_of(
-    tables: &Tables,
-    kind: Kind,
-    wanted: impl Fn(Option<MoveType>) -> bool,
-) -> Option<u64> {
-    let types = &tables.pieces.get(kind as usize)?.template_types;
-    if types.is_empty() {
-        return None;
-    }
-    let mut templates = 0u64;
-    for (number, &move_type) in types.iter().enumerate() {
-        if wanted(move_type) {
-            if number >= 63 {
-                return None;
-            }
-            templates |= 1 << number;
+/// Per piece type of `tables`, its templates of each move type it lists (see
+/// [`TemplatesByType`]).
+pub(crate) fn templates_by_type(tables: &Tables) -> Vec<TemplatesByType> {
+    let of_kind = |types: &[Option<MoveType>]| {
+        let mut by_type = TemplatesByType::new();
+        for (number, &move_type) in types.iter().enumerate() {
+            let at = match by_type.iter().position(|&(listed, _)| listed == move_type) {
+                Some(at) => at,
+                None => {
+                    by_type.push((move_type, Some(0)));
+                    by_type.len() - 1
+                }
+            };
+            let templates = &mut by_type[at].1;
+            *templates = templates
+                .filter(|_| number < 63)
+                .map(|bits| bits | 1 << number);
         }
-    }
-    Some(templates)
+        by_type
+    };
+    (tables.pieces.iter())
+        .map(|piece| of_kind(&piece.template_types))
+        .collect()
+}
+
+/// Whether what stands on a square (a set of one) passes a [`Standing`], in a position
+/// seen as `occupancy`.
+fn passes_on<B: SquareSet>(occupancy: &Occupancy<B>) -> impl Fn(B, Standing) -> bool + '_ {
+    |square, needs| !(square & occupancy.passing(needs)).is_empty()
 }
 
 impl<B: SquareSet> BulkTargets<B> {
@@ -114,8 +124,7 @@ impl<B: SquareSet> BulkTargets<B> {
             Some(piece) if piece.owner == mover => piece,
             Some(_) => return false,
         };
-        let filter = Filter::only(continue_with);
-        let Some(continuing) = templates_of(tables, piece.kind, |t| filter.allows(t)) else {
+        let Some(continuing) = self.templates_of_type(piece.kind, continue_with) else {
             return false;
         };
         let Some(square) = self.targets.get(self.entry(mover, piece.kind, moving.1)) else {
@@ -128,8 +137,10 @@ impl<B: SquareSet> BulkTargets<B> {
             false => square.counted,
         };
         let active = tables.active_players();
-        for (template, passes, _) in self.guards_among(square, continuing, (mover, &active), after)
-        {
+        let passes = |square: B, needs: Standing| {
+            needs & standing(&active, mover, after(square.lowest())) != 0
+        };
+        for (template, passes, _) in self.guards_among(square, continuing, passes) {
             if !passes {
                 idle |= template;
             }
@@ -137,12 +148,13 @@ impl<B: SquareSet> BulkTargets<B> {
         continuing & !idle == 0
     }
 
-    /// Of `player`'s pieces on `squares` in `state`, how many turns their templates of
-    /// move type `first` make, where each of those templates is one that never adds from
-    /// the piece's square (counted there while not of the counted type), one whose guard
-    /// fails, or a jump ([`crate::Shape::Jump`]) whose guard passes, whose chain the
-    /// guards follow to its ends ([`BulkTargets::complete_chains`]): `None` where one is
-    /// not, or where none makes a turn. The invariant: those chains are the turns of
+    /// Of `player`'s pieces on `squares` in `state` (seen as `occupancy`), how many turns
+    /// their templates of move type `first` make, where each of those templates is one
+    /// that never adds from the piece's square (counted there while not of the counted
+    /// type), one whose guard fails, or a jump ([`crate::Shape::Jump`]) whose guard
+    /// passes, whose chain the guards follow to its ends
+    /// ([`BulkTargets::complete_chains`]): `None` where one is not, or where none makes
+    /// a turn. The invariant: those chains are the turns of
     /// type `first` the templates' code would make, as the list completes them.
     pub(crate) fn count_first_type_jumps(
         &self,
@@ -151,8 +163,8 @@ impl<B: SquareSet> BulkTargets<B> {
         player: PlayerIx,
         squares: impl Iterator<Item = Pos>,
         first: MoveType,
+        occupancy: &Occupancy<B>,
     ) -> Option<u32> {
-        let active = tables.active_players();
         let mut turns = 0;
         let mut followed = 0;
         for from in squares {
@@ -160,13 +172,12 @@ impl<B: SquareSet> BulkTargets<B> {
             if from >= B::WIDTH {
                 return None;
             }
-            let of_first = templates_of(tables, piece.kind, |t| t == Some(first))?;
+            let of_first = self.templates_of_type(piece.kind, Some(first))?;
             let square = self.targets.get(self.entry(player, piece.kind, from))?;
             let mut decided = square.counted;
             let mut ends = SmallVec::new();
-            let at = |pos: Pos| state.at(pos);
             for (template, passes, jump) in
-                self.guards_among(square, of_first, (player, &active), at)
+                self.guards_among(square, of_first, passes_on(occupancy))
             {
                 decided |= template;
                 if !passes {
@@ -179,7 +190,7 @@ impl<B: SquareSet> BulkTargets<B> {
                     captured: B::default(),
                     continue_with: None,
                 };
-                let chain = (tables, state, player, piece);
+                let chain = (tables, occupancy, player, piece);
                 let jumped = standing_still.then(jump)?;
                 turns += self.complete_chains(chain, jumped, &mut ends, &mut followed)?;
             }
@@ -190,31 +201,41 @@ impl<B: SquareSet> BulkTargets<B> {
         (turns > 0).then_some(turns)
     }
 
+    /// The templates of piece type `kind` of `move_type` (a bit each, by number, as the
+    /// guards and counted sets hold them). `None` where the type lists no move types
+    /// (none of its templates has a shape: its code decides) or such a template is
+    /// numbered past those the targets give a bit (62).
+    #[inline]
+    fn templates_of_type(&self, kind: Kind, move_type: Option<MoveType>) -> Option<u64> {
+        let by_type = self.templates_by_type.get(kind as usize)?;
+        match by_type.iter().find(|&&(listed, _)| listed == move_type) {
+            Some(&(_, templates)) => templates,
+            None if by_type.is_empty() => None,
+            None => Some(0),
+        }
+    }
+
     /// The guards of `square` whose templates are among `templates`: each template (a
-    /// bit), whether its guard passes where `at` tells what stands on each square (as
-    /// the `viewer` of the `active` players sees it), and the jump it guards, if any.
+    /// bit), whether its guard passes where `passes` tells whether what stands on a
+    /// square (a set of one) passes a [`Standing`], and the jump it guards, if any.
     fn guards_among<'a>(
         &'a self,
         square: &SquareTargets<B>,
         templates: u64,
-        (viewer, active): (PlayerIx, &'a [u64; 4]),
-        at: impl Fn(Pos) -> Option<Piece> + 'a,
+        passes: impl Fn(B, Standing) -> bool + 'a,
     ) -> impl Iterator<Item = (u64, bool, Option<GuardedJump>)> + 'a {
-        let guards = square.guards.0 as usize..square.guards.1 as usize;
-        let jumps = (self.guarded_jumps.get(guards.clone()).unwrap_or_default())
-            .iter()
-            .copied()
-            .chain(std::iter::repeat(None));
-        let passes = move |square: B, needs: Standing| {
-            needs & standing(active, viewer, at(square.lowest())) != 0
-        };
-        (self.guards[guards].iter().zip(jumps))
-            .filter(move |(guard, _)| guard.template & templates != 0)
-            .map(move |(guard, jump)| {
-                let [first, second] = guard.squares;
-                let passing = passes(first, guard.needs[0]) && passes(second, guard.needs[1]);
-                (guard.template, passing, jump)
-            })
+        let start = square.guards.0 as usize;
+        let guards = self.guards.get(start..square.guards.1 as usize);
+        let guards = guards.unwrap_or_default().iter().enumerate();
+        guards.filter_map(move |(number, guard)| {
+            if guard.template & templates == 0 {
+                return None;
+            }
+            let [first, second] = guard.squares;
+            let passing = passes(first, guard.needs[0]) && passes(second, guard.needs[1]);
+            let jump = self.guarded_jumps.get(start + number).copied().flatten();
+            Some((guard.template, passing, jump))
+        })
     }
 
     /// How many whole turns a chain of jumps makes that has come to `jumping.at`, its
@@ -229,7 +250,7 @@ impl<B: SquareSet> BulkTargets<B> {
     /// [`CHAINS_FOLLOWED`] steps followed in the position.
     fn complete_chains(
         &self,
-        (tables, state, player, piece): (&Tables, &State, PlayerIx, Piece),
+        (tables, occupancy, player, piece): (&Tables, &Occupancy<B>, PlayerIx, Piece),
         jumping: Jumping<B>,
         ends: &mut SmallVec<[(Pos, B); 8]>,
         followed: &mut usize,
@@ -238,22 +259,15 @@ impl<B: SquareSet> BulkTargets<B> {
         if *followed > CHAINS_FOLLOWED || jumping.continue_with == self.counted_type {
             return None;
         }
-        let after = |pos: Pos| match pos {
-            _ if pos == jumping.at => Some(piece),
-            _ if pos == jumping.from || (pos < B::WIDTH && jumping.captured.has(pos)) => None,
-            _ => state.at(pos),
-        };
-        let filter = Filter::only(jumping.continue_with);
-        let continuing = templates_of(tables, piece.kind, |t| filter.allows(t))?;
+        let continuing = self.templates_of_type(piece.kind, jumping.continue_with)?;
         let square = self
             .targets
             .get(self.entry(player, piece.kind, jumping.at))?;
+        let (from, at) = (B::bit(jumping.from), B::bit(jumping.at));
+        let after = occupancy.after_jumping(from, at, jumping.captured);
         let mut idle = square.counted;
-        let active = tables.active_players();
         let mut turns = 0;
-        for (template, passes, jump) in
-            self.guards_among(square, continuing, (player, &active), after)
-        {
+        for (template, passes, jump) in self.guards_among(square, continuing, passes_on(&after)) {
             idle |= template;
             if !passes {
                 continue;
@@ -262,7 +276,8 @@ impl<B: SquareSet> BulkTargets<B> {
                 return None;
             }
             let next = jumping.then(jump?)?;
-            turns += self.complete_chains((tables, state, player, piece), next, ends, followed)?;
+            let chain = (tables, occupancy, player, piece);
+            turns += self.complete_chains(chain, next, ends, followed)?;
         }
         if continuing & !idle != 0 {
             return None;

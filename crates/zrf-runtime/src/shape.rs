@@ -16,6 +16,8 @@
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Shl, Shr};
 
+use smallvec::SmallVec;
+
 use crate::{Dir, Kind, MoveType, PieceSquares, Pos};
 
 /// A move template in one of the shapes counted in bulk (see the module documentation).
@@ -628,9 +630,18 @@ pub(crate) struct BulkTargets<B> {
     /// every piece; empty for a game without any such jump, so that its count looks
     /// for none.
     pub(crate) guarded_jumps: Vec<Option<GuardedJump>>,
+    /// Per piece type, its templates of each move type it lists, as chains of jumps
+    /// read them (see `crate::chains`).
+    pub(crate) templates_by_type: Vec<TemplatesByType>,
     /// Per player, the piece types whose pieces may be counted together.
     pub(crate) kind_targets: Vec<Vec<(Kind, KindTargets<B>)>>,
 }
+
+/// A piece type's templates of each move type it lists (a bit each, by number, as the
+/// guards and counted sets hold them; `None` where one is numbered past 62), in the
+/// order the types first come; empty for a type that lists no move types (none of its
+/// templates has a shape).
+pub(crate) type TemplatesByType = SmallVec<[(Option<MoveType>, Option<u64>); 2]>;
 
 /// The bulk targets of a game, in the narrowest [`SquareSet`] that holds the squares
 /// its pieces start on.
