@@ -42,7 +42,7 @@ use crate::tables::{is_active_in, PlayerView, Setup, Tables, NO_POS};
 use crate::{Dir, Kind, MoveType, Piece, PlayerIx, Pos};
 
 /// The squares of one position by what stands there, as the mover sees them.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Occupancy<B> {
     occupied: B,
     /// For each [`Standing`], the squares where what stands passes it.
@@ -90,7 +90,8 @@ impl<B: SquareSet> Occupancy<B> {
     }
 
     /// This occupancy after the mover's piece on `from` jumped to `to`, taking the pieces
-    /// on `captured` off (the squares all on the board).
+    /// on `captured` off (the squares all on the board): that of the position after,
+    /// without sorting every square again.
     #[inline]
     pub(crate) fn after_jumping(&self, from: B, to: B, captured: B) -> Occupancy<B> {
         let changed = from | to | captured;

@@ -57,6 +57,47 @@ impl<B: SquareSet> Jumping<B> {
     }
 }
 
+/// The piece whose chains of jumps a count follows ([`BulkTargets::complete_chains`]),
+/// its owner, and the position they start from, as the board and as its occupancy.
+#[derive(Clone, Copy)]
+struct Chains<'a, B> {
+    tables: &'a Tables,
+    state: &'a State,
+    occupancy: &'a Occupancy<B>,
+    player: PlayerIx,
+    piece: Piece,
+}
+
+impl<B: SquareSet> Chains<'_, B> {
+    /// The occupancy of the position after `jumping`, made from the one before
+    /// ([`Occupancy::after_jumping`]). The invariant: it is the position after the
+    /// jumps, played on the board and sorted again; debug builds check it so.
+    fn occupancy_after(&self, jumping: Jumping<B>) -> Occupancy<B> {
+        let (from, at) = (B::bit(jumping.from), B::bit(jumping.at));
+        let after = self.occupancy.after_jumping(from, at, jumping.captured);
+        debug_assert_eq!(
+            after,
+            self.sorted_after(jumping),
+            "the occupancy after the jumps to {} differs from the position's, played",
+            jumping.at
+        );
+        after
+    }
+
+    /// The occupancy of the position after `jumping`, played on a copy of the board.
+    fn sorted_after(&self, jumping: Jumping<B>) -> Occupancy<B> {
+        let mut after = self.state.clone();
+        after.put(jumping.from, None);
+        let mut captured = jumping.captured;
+        while !captured.is_empty() {
+            after.put(captured.lowest(), None);
+            captured = captured.without_lowest();
+        }
+        after.put(jumping.at, Some(self.piece));
+        Occupancy::of(self.tables, &after, self.player)
+    }
+}
+
 /// Per piece type of `tables`, its templates of each move type it lists (see
 /// [`TemplatesByType`]).
 pub(crate) fn templates_by_type(tables: &Tables) -> Vec<TemplatesByType> {
@@ -190,7 +231,13 @@ impl<B: SquareSet> BulkTargets<B> {
                     captured: B::default(),
                     continue_with: None,
                 };
-                let chain = (tables, occupancy, player, piece);
+                let chain = Chains {
+                    tables,
+                    state,
+                    occupancy,
+                    player,
+                    piece,
+                };
                 let jumped = standing_still.then(jump)?;
                 turns += self.complete_chains(chain, jumped, &mut ends, &mut followed)?;
             }
@@ -250,7 +297,7 @@ impl<B: SquareSet> BulkTargets<B> {
     /// [`CHAINS_FOLLOWED`] steps followed in the position.
     fn complete_chains(
         &self,
-        (tables, occupancy, player, piece): (&Tables, &Occupancy<B>, PlayerIx, Piece),
+        chain: Chains<'_, B>,
         jumping: Jumping<B>,
         ends: &mut SmallVec<[(Pos, B); 8]>,
         followed: &mut usize,
@@ -259,12 +306,12 @@ impl<B: SquareSet> BulkTargets<B> {
         if *followed > CHAINS_FOLLOWED || jumping.continue_with == self.counted_type {
             return None;
         }
-        let continuing = self.templates_of_type(piece.kind, jumping.continue_with)?;
+        let kind = chain.piece.kind;
+        let continuing = self.templates_of_type(kind, jumping.continue_with)?;
         let square = self
             .targets
-            .get(self.entry(player, piece.kind, jumping.at))?;
-        let (from, at) = (B::bit(jumping.from), B::bit(jumping.at));
-        let after = occupancy.after_jumping(from, at, jumping.captured);
+            .get(self.entry(chain.player, kind, jumping.at))?;
+        let after = chain.occupancy_after(jumping);
         let mut idle = square.counted;
         let mut turns = 0;
         for (template, passes, jump) in self.guards_among(square, continuing, passes_on(&after)) {
@@ -272,11 +319,10 @@ impl<B: SquareSet> BulkTargets<B> {
             if !passes {
                 continue;
             }
-            if tables.options.pass_partial {
+            if chain.tables.options.pass_partial {
                 return None;
             }
             let next = jumping.then(jump?)?;
-            let chain = (tables, occupancy, player, piece);
             turns += self.complete_chains(chain, next, ends, followed)?;
         }
         if continuing & !idle != 0 {
