@@ -14,7 +14,7 @@ const CORPUS_GAMES: [(&str, &str, &str, u32); 2] = [
         "chess",
         "stepney141-Dagaz/src/debug/games/chess/chess.zrf",
         "Chess",
-        5,
+        6,
     ),
     (
         "english_checkers",
@@ -69,7 +69,8 @@ fn corpus_games() -> Result<(), BuildError> {
             let _ = writeln!(
                 games,
                 "    CompiledGame {{ file: {file:?}, title: {title:?}, depth: {depth}, perft: |depth| {{ \
-                 let game = {module}::engine(); zrf_search::perft(&game, &game.start(), depth) }}, \
+                 thread_local! {{ static GAME: zrf_runtime::Engine<{module}::Rules> = {module}::engine(); }} \
+                 GAME.with(|game| zrf_search::perft(game, &game.start(), depth)) }}, \
                  search: |limits| zrf_play::driver::measure_search(&{module}::engine(), limits), \
                  playouts: |seconds| zrf_play::driver::measure_playouts(&{module}::engine(), seconds) }},",
                 file = file.display().to_string(),

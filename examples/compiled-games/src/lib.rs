@@ -44,6 +44,8 @@ pub mod corpus {
         pub title: &'static str,
         /// The depth the benchmark measures.
         pub depth: u32,
+        /// Perft from the start to a depth, on an engine built by the thread's first
+        /// call and kept, so that a benchmark times the perft alone.
         pub perft: fn(u32) -> u64,
         /// Alpha-beta from the start within the limits: the last iteration completed.
         pub search: fn(zrf_search::Limits) -> Option<zrf_search::Iteration>,
