@@ -102,37 +102,34 @@ fn perft(c: &mut Criterion) {
         let ours = common::best_rate(|| zrf_search::perft(checkers, &checkers.start(), 8));
         println!("interpreter English checkers perft 8: {ours:.0} leaves/s");
     }
-    // shakmaty at the depth of each chess row that compares with it: the target
-    // names perft 6, and the ratio moves with the depth.
-    let mut ceilings = vec![(5, ceiling)];
     for game in zrf_example_games::corpus::GAMES {
         let Some(interpreted) = engine(Path::new(game.file), Some(game.title)) else {
             eprintln!("{}: cannot interpret {:?}", game.file, game.title);
             continue;
         };
+        let depth = game.depth;
         // Builds the engine and its tables, kept for the timed runs.
         (game.perft)(1);
-        let fast = common::best_rate(|| (game.perft)(game.depth));
-        let slow =
-            common::best_rate(|| zrf_search::perft(&interpreted, &interpreted.start(), game.depth));
-        let against = match game.title {
-            "Chess" => {
-                let depth = game.depth;
-                let known = ceilings.iter().find(|&&(d, _)| d == depth).map(|&(_, c)| c);
-                let ceiling = known.unwrap_or_else(|| {
-                    let rate = common::best_rate(|| shakmaty_perft(&Chess::default(), depth));
-                    println!("shakmaty chess perft {depth}: {rate:.0} leaves/s");
-                    ceilings.push((depth, rate));
-                    rate
-                });
-                format!(" = {:.4} of shakmaty perft {depth}", fast / ceiling)
-            }
-            _ => String::new(),
+        let mut compiled = || (game.perft)(depth);
+        let mut slow = || zrf_search::perft(&interpreted, &interpreted.start(), depth);
+        // Chess is measured against shakmaty at the same depth, in the same rounds: the
+        // issue's target names perft 6, and the ratio moves with the depth.
+        let mut shakmaty = || shakmaty_perft(&Chess::default(), depth);
+        let rates = match game.title {
+            "Chess" => common::best_rates(&mut [&mut compiled, &mut slow, &mut shakmaty]),
+            _ => common::best_rates(&mut [&mut compiled, &mut slow]),
+        };
+        let (fast, slow) = (rates[0], rates[1]);
+        let against = match rates.get(2) {
+            Some(ceiling) => format!(
+                " = {:.4} of shakmaty perft {depth} ({ceiling:.0})",
+                fast / ceiling
+            ),
+            None => String::new(),
         };
         println!(
-            "compiled {:?} perft {}: {fast:.0} leaves/s{against}, {:.2}x the interpreter ({slow:.0})",
+            "compiled {:?} perft {depth}: {fast:.0} leaves/s{against}, {:.2}x the interpreter ({slow:.0})",
             game.title,
-            game.depth,
             fast / slow
         );
     }
