@@ -18,21 +18,40 @@ pub fn best_rate(mut run: impl FnMut() -> u64) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// [`best_rate`] of each of `runs`, taken in turns (each round runs every one, in an
-/// order rotated each round), so that the machine's slow and fast spells fall on all of
-/// them alike: ratios between them hold better than between runs timed one after the
-/// other.
-pub fn best_rates(runs: &mut [&mut dyn FnMut() -> u64]) -> Vec<f64> {
-    let mut best = vec![0.0f64; runs.len()];
-    for round in 0..3 {
-        for i in 0..runs.len() {
-            let which = (i + round) % runs.len();
-            let clock = Instant::now();
-            let done = runs[which]();
-            best[which] = best[which].max(done as f64 / clock.elapsed().as_secs_f64());
-        }
+/// Items a second done by each of `runs` (which return how many they did) in each of
+/// `rounds` rounds, taken in turns (each round runs every one, in an order rotated each
+/// round), so that the machine's slow and fast spells fall on all of them alike.
+pub fn rates_by_round(runs: &mut [&mut dyn FnMut() -> u64], rounds: usize) -> Vec<Vec<f64>> {
+    (0..rounds)
+        .map(|round| {
+            let mut rates = vec![0.0; runs.len()];
+            for i in 0..runs.len() {
+                let which = (i + round) % runs.len();
+                let clock = Instant::now();
+                let done = runs[which]();
+                rates[which] = done as f64 / clock.elapsed().as_secs_f64();
+            }
+            rates
+        })
+        .collect()
+}
+
+/// The best rate of run `which` over the rounds of [`rates_by_round`].
+pub fn best_of(rounds: &[Vec<f64>], which: usize) -> f64 {
+    rounds.iter().map(|rates| rates[which]).fold(0.0, f64::max)
+}
+
+/// The median over the rounds of [`rates_by_round`] of the rate of run `a` over that of
+/// run `b` in the same round: on a machine whose speed wanders by tens of percent, a
+/// steadier ratio than that of the best rates.
+pub fn median_ratio(rounds: &[Vec<f64>], a: usize, b: usize) -> f64 {
+    let mut ratios: Vec<f64> = rounds.iter().map(|rates| rates[a] / rates[b]).collect();
+    ratios.sort_by(f64::total_cmp);
+    match ratios.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => ratios[n / 2],
+        n => (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0,
     }
-    best
 }
 
 /// Every `.zrf` and `.inc` file below `dir`.
