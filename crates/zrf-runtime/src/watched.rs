@@ -35,22 +35,42 @@ pub(crate) fn is_royal(royal: &[bool], piece: Piece) -> bool {
 /// off the bitsets of those types, without a look at the other pieces.
 pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> SmallVec<[Pos; 4]> {
     let mut squares = SmallVec::new();
+    royal_squares_into(&mut squares, state, owner, royal);
+    squares
+}
+
+/// [`royal_squares`] into `squares`, emptied first: in place, where they are kept (a
+/// small vector returned is copied out, and the one it replaces dropped).
+fn royal_squares_into(
+    squares: &mut SmallVec<[Pos; 4]>,
+    state: &State,
+    owner: PlayerIx,
+    royal: &[bool],
+) {
+    squares.clear();
     let mut types = 0;
     for (kind, _) in royal.iter().enumerate().filter(|&(_, &r)| r) {
-        for (word, &bits) in state.kind_words(owner, kind as Kind).iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                squares.push((word * 64) as Pos + bits.trailing_zeros());
-                bits &= bits - 1;
-            }
-        }
+        push_squares(squares, state.kind_words(owner, kind as Kind));
         types += 1;
     }
     // Each type's squares come ascending; those of several are merged.
     if types > 1 {
         squares.sort_unstable();
     }
-    squares
+}
+
+/// Appends the squares of the bitset `words`, ascending.
+fn push_squares<const N: usize>(squares: &mut SmallVec<[Pos; N]>, words: &[u64])
+where
+    [Pos; N]: smallvec::Array<Item = Pos>,
+{
+    for (word, &bits) in words.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            squares.push((word * 64) as Pos + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+    }
 }
 
 /// [`royal_squares`] of `owner` in `after`, the position after `steps`, from `before`,
@@ -171,8 +191,12 @@ impl ThreatMask {
 
     /// The marked squares, ascending.
     pub(crate) fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
-        let words = self.inline.get(..self.words).unwrap_or(&self.spilled);
-        squares_in(words.iter().copied())
+        squares_in(self.words().iter().copied())
+    }
+
+    /// The marked squares, as a bitset.
+    fn words(&self) -> &[u64] {
+        self.inline.get(..self.words).unwrap_or(&self.spilled)
     }
 }
 
@@ -294,13 +318,13 @@ impl Watched {
     ) {
         self.owner = owner;
         self.attacker = attacker;
-        self.targets = royal_squares(state, owner, royal);
+        royal_squares_into(&mut self.targets, state, owner, royal);
         self.threats.clear();
         match &tables.reach {
-            None => self.threats.extend(state.squares_of(attacker)),
+            None => push_squares(&mut self.threats, state.own_words(attacker)),
             Some(reach) => {
                 let threats = ThreatMask::of(reach, state, attacker, &self.targets);
-                self.threats.extend(threats.squares());
+                push_squares(&mut self.threats, threats.words());
             }
         }
     }
