@@ -269,6 +269,15 @@ fn emit_game(
         w.line("pub struct Rules;");
     }
     w.line("");
+    let sizes = tables.layout();
+    w.line("/// The game's sizes: constants in every bitset index of the runtime's hot loops.");
+    w.block("impl KnownSizes for Rules", |w| {
+        w.line(format!(
+            "const SIZES: Option<PieceSquares> = Some(PieceSquares::new({}, {}, {}));",
+            sizes.players, sizes.kinds, sizes.positions
+        ));
+    });
+    w.line("");
     let template_names = template_names(game);
     let noting = Noting::of(&tables);
     emit_dispatch(&mut w, &pieces, &names, &template_names, noting);

@@ -3,7 +3,7 @@
 //! generated code, and how each statement maps onto it was decided by [`lower`].
 
 use zrf_runtime::{
-    AttackGuard, Engine, Fail, Filter, Kind, MayNote, Pos, Run, StepResult, Templates,
+    AttackGuard, Engine, Fail, Filter, Kind, KnownSizes, MayNote, Pos, Run, StepResult, Templates,
 };
 
 use crate::ir;
@@ -65,6 +65,9 @@ pub struct Interpreter {
     pieces: Vec<lower::PieceTemplates>,
     attack_guard: AttackGuard,
 }
+
+/// One interpreter serves every game: the sizes are read from the position.
+impl KnownSizes for Interpreter {}
 
 impl Templates for Interpreter {
     /// One interpreter serves every game, `checkmated` or not.

@@ -31,6 +31,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use smallvec::SmallVec;
 
 use crate::chains::templates_by_type;
+use crate::layout::KnownSizes;
 use crate::run::{MAX_LIST_MOVES, MAX_LOOP};
 use crate::shape::{
     shifted, Bulk, BulkTargets, Guard, GuardedJump, KindGuard, KindLeap, KindTargets, LameLeap,
@@ -51,13 +52,17 @@ pub(crate) struct Occupancy<B> {
 
 impl<B: SquareSet> Occupancy<B> {
     /// The squares of `state` (its first [`SquareSet::WIDTH`] positions) as `mover`
-    /// sees them.
+    /// sees them, its bitsets read in the sizes `S` knows.
     #[inline(always)]
-    pub(crate) fn of(tables: &Tables, state: &State, mover: PlayerIx) -> Occupancy<B> {
+    pub(crate) fn of<S: KnownSizes + ?Sized>(
+        tables: &Tables,
+        state: &State,
+        mover: PlayerIx,
+    ) -> Occupancy<B> {
         let active = tables.active_players();
         let (mut occupied, mut friend, mut enemy) = (B::default(), B::default(), B::default());
         for player in 0..tables.players.len() as PlayerIx {
-            let word = B::from_words(state.own_words(player));
+            let word = B::from_words(state.own_words_in::<S>(player));
             occupied |= word;
             if player == mover {
                 friend = word;
@@ -777,7 +782,7 @@ impl<B: SquareSet> BulkTargets<B> {
     /// (none of them or their targets on the `danger` squares). The other pieces are
     /// left to be counted one by one.
     #[inline(always)]
-    pub(crate) fn count_by_kind(
+    pub(crate) fn count_by_kind<S: KnownSizes + ?Sized>(
         &self,
         state: &State,
         player: PlayerIx,
@@ -790,7 +795,7 @@ impl<B: SquareSet> BulkTargets<B> {
             .get(player as usize)
             .map_or(&[][..], Vec::as_slice);
         for (kind, targets) in kinds {
-            let own = state.kind_words(player, *kind);
+            let own = state.kind_words_in::<S>(player, *kind);
             let mut pieces = targets.simple & !danger & B::from_words(own);
             for guard in &targets.guards {
                 let [first, second] = guard.offsets;
@@ -855,7 +860,7 @@ impl<B: SquareSet> BulkTargets<B> {
     ///
     /// `None` elsewhere, or where the turns might not fit in a list (the count together
     /// then counts nothing, [`crate::run::BulkCount::count_together`]).
-    pub(crate) fn count_before_runs(
+    pub(crate) fn count_before_runs<S: KnownSizes + ?Sized>(
         &self,
         tables: &Tables,
         state: &State,
@@ -869,18 +874,18 @@ impl<B: SquareSet> BulkTargets<B> {
         if !counts_together && first.is_none() {
             return None;
         }
-        let occupancy = Occupancy::of(tables, state, player);
+        let occupancy = Occupancy::of::<S>(tables, state, player);
         let (turns, together) = match counts_together {
-            true => self.count_by_kind(state, player, &occupancy, B::default()),
+            true => self.count_by_kind::<S>(state, player, &occupancy, B::default()),
             false => (0, B::default()),
         };
         let together = together.words();
-        let every_piece = (state.own_words(player).iter().enumerate())
+        let every_piece = (state.own_words_in::<S>(player).iter().enumerate())
             .all(|(word, &own)| own == together.get(word).copied().unwrap_or(0));
         let turns = match every_piece {
             true => turns,
             false => {
-                let others = state.squares_of_except(player, together);
+                let others = state.squares_of_except::<S>(player, together);
                 self.count_first_type_jumps(tables, state, player, others, first?, &occupancy)?
             }
         };

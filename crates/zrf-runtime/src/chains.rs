@@ -17,6 +17,7 @@
 use smallvec::SmallVec;
 
 use crate::bulk::{standing, Occupancy};
+use crate::layout::ReadSizes;
 use crate::run::Steps;
 use crate::shape::{
     Bulk, BulkTargets, GuardedJump, SquareSet, SquareTargets, Standing, TemplatesByType,
@@ -94,7 +95,7 @@ impl<B: SquareSet> Chains<'_, B> {
             captured = captured.without_lowest();
         }
         after.put(jumping.at, Some(self.piece));
-        Occupancy::of(self.tables, &after, self.player)
+        Occupancy::of::<ReadSizes>(self.tables, &after, self.player)
     }
 }
 

@@ -9,7 +9,9 @@
 use std::fmt;
 
 use crate::limits::MAX_ATTRIBUTES;
-use crate::{Dir, GoalCond, Kind, MoveType, Place, PlayerIx, Pos, Shape, Tables, NO_POS};
+use crate::{
+    Dir, GoalCond, Kind, MoveType, PieceSquares, Place, PlayerIx, Pos, Shape, Tables, NO_POS,
+};
 
 /// Why tables cannot be played: the first size or index found wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +26,27 @@ impl fmt::Display for Inconsistency {
 impl std::error::Error for Inconsistency {}
 
 impl Inconsistency {
+    /// An error unless templates that know their game's sizes (`known`, see
+    /// [`KnownSizes`](crate::KnownSizes)) are given tables of those sizes.
+    pub(crate) fn expect_sizes(
+        known: Option<PieceSquares>,
+        tables: PieceSquares,
+    ) -> Result<(), Inconsistency> {
+        match known {
+            Some(known) if known != tables => Err(Inconsistency(format!(
+                "the templates were compiled for {} players, {} piece types and {} positions; \
+                 the tables have {}, {} and {}",
+                known.players,
+                known.kinds,
+                known.positions,
+                tables.players,
+                tables.kinds,
+                tables.positions
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// An error unless the table `what` has the `expected` length.
     pub(crate) fn expect_len(what: &str, len: usize, expected: usize) -> Result<(), Inconsistency> {
         match len == expected {

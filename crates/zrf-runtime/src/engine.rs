@@ -31,14 +31,21 @@ impl<T: Templates> Engine<T> {
     /// A game of these tables and templates. The tables must pass [`Tables::check`] (the
     /// compiler's lowering checks those it builds; debug builds check again here): use
     /// [`Engine::try_new`] for tables from anywhere else.
+    /// Templates that know their game's sizes ([`crate::KnownSizes`]) must be given
+    /// tables of those sizes: every bitset index is worked out from them.
     pub fn new(tables: Tables, templates: T) -> Engine<T> {
         debug_assert_eq!(tables.check(), Ok(()));
+        if let Err(wrong) = Inconsistency::expect_sizes(T::SIZES, tables.layout()) {
+            panic!("{wrong}");
+        }
         Engine { tables, templates }
     }
 
-    /// A game of these tables and templates, once the tables pass [`Tables::check`].
+    /// A game of these tables and templates, once the tables pass [`Tables::check`] and
+    /// are of the sizes the templates know.
     pub fn try_new(tables: Tables, templates: T) -> Result<Engine<T>, Inconsistency> {
         tables.check()?;
+        Inconsistency::expect_sizes(T::SIZES, tables.layout())?;
         Ok(Engine { tables, templates })
     }
 
@@ -287,12 +294,12 @@ impl<T: Templates> Engine<T> {
     /// Plays `mv`, a turn legal in `state`, on `state` itself: it becomes the position
     /// [`Engine::play`] returns. What it was is returned, for [`Engine::unmake`].
     pub fn make(&self, state: &mut State, mv: &Move) -> Undo {
-        state.make(&self.tables, &mv.steps)
+        state.make::<T>(&self.tables, &mv.steps)
     }
 
     /// Takes back the turn [`Engine::make`] played on `state`, which returned `undo`.
     pub fn unmake(&self, state: &mut State, undo: Undo) {
-        state.unmake(undo);
+        state.unmake::<T>(undo);
     }
 
     /// Sets the hash of `next`, the position after `mv` from `state` (whose hash is `hash`).

@@ -224,9 +224,9 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         }
         let (tables, first) = (self.tables, self.tables.priorities.first().copied());
         let turns = match tables.bulk_targets()? {
-            Bulk::OneWord(bulk) => bulk.count_before_runs(tables, state, mover, first),
-            Bulk::TwoWords(bulk) => bulk.count_before_runs(tables, state, mover, first),
-            Bulk::FourWords(bulk) => bulk.count_before_runs(tables, state, mover, first),
+            Bulk::OneWord(bulk) => bulk.count_before_runs::<T>(tables, state, mover, first),
+            Bulk::TwoWords(bulk) => bulk.count_before_runs::<T>(tables, state, mover, first),
+            Bulk::FourWords(bulk) => bulk.count_before_runs::<T>(tables, state, mover, first),
         };
         // The list spends a step of its chain budget on each step of the chains it
         // follows, one at least for each turn a chain makes: where the turns reach the
@@ -267,7 +267,7 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
                 Ok(kept) => &mut **kept,
                 Err(_) => own.insert(KeptTargets::new()),
             };
-            let changed = kept.start(bulk, state, mover);
+            let changed = kept.start::<T>(bulk, state, mover);
             let targets = |pos: Pos, occupancy: &Occupancy<B>| {
                 kept.targets(bulk, state, changed, pos, occupancy)
             };
@@ -287,18 +287,18 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
         mut targets: impl FnMut(Pos, &Occupancy<B>) -> Option<Targets<B>>,
     ) -> Filter {
         let mut count = run.output().bulk_count::<B>(bulk.counted_type);
-        let occupancy = Occupancy::of(self.tables, state, turn.move_as);
+        let occupancy = Occupancy::of::<T>(self.tables, state, turn.move_as);
         // The pieces whose turns are counted together go first.
         let mut together = B::default();
         if bulk.counts_together(turn.move_as) {
             let (turns, pieces) =
-                bulk.count_by_kind(state, turn.move_as, &occupancy, count.danger());
+                bulk.count_by_kind::<T>(state, turn.move_as, &occupancy, count.danger());
             if count.count_together(turns, pieces) {
                 together = pieces;
                 run.output().take_bulk_count(&mut count);
             }
         }
-        let mut squares = state.squares_of_except(turn.move_as, together.words());
+        let mut squares = state.squares_of_except::<T>(turn.move_as, together.words());
         while let Some(pos) = squares.next() {
             let counted = targets(pos, &occupancy).and_then(|targets| {
                 let count = count.count(pos, targets.squares, targets.count, targets.slid);
@@ -510,12 +510,12 @@ impl<T: Templates + ?Sized> Gen<'_, T> {
             &[target] if state.own_words(attacker).len() > 1 => {
                 let threats = || threats_toward(reach, state, attacker, target);
                 debug_assert!(
-                    threats().eq(ThreatMask::of(reach, state, attacker, targets).squares())
+                    threats().eq(ThreatMask::of::<T>(reach, state, attacker, targets).squares())
                 );
                 self.captures_any_of_among(state, turn, targets, kept, threats(), None)
             }
             _ => {
-                let threats = ThreatMask::of(reach, state, attacker, targets);
+                let threats = ThreatMask::of::<T>(reach, state, attacker, targets);
                 self.captures_any_of_among(state, turn, targets, kept, threats.squares(), None)
             }
         };

@@ -302,7 +302,7 @@ impl<'a> RoyalGuard<'a> {
     pub(crate) fn scan<T: Templates>(&mut self, engine: &Engine<T>, state: &State, turn: Turn) {
         self.reply = engine.tables.turn(state.turn + 1);
         let (tables, royal) = (&engine.tables, self.royal);
-        (self.before).scan(tables, state, royal, turn.move_as, self.reply.move_as);
+        (self.before).scan::<T>(tables, state, royal, turn.move_as, self.reply.move_as);
         self.footprint = Footprint::default();
         self.attacked_before = engine.gen().captures_any_of_among(
             state,
@@ -442,7 +442,8 @@ impl<'a> RoyalGuard<'a> {
             .map(|&t| if t == from { to } else { t })
             .collect();
         let attacker = self.before.attacker;
-        let threats = threats_after_one_piece_moving(reach, state, attacker, &targets, moving)?;
+        let threats =
+            threats_after_one_piece_moving::<T>(reach, state, attacker, &targets, moving)?;
         let strikes = match threats == [0; 4] || self.reply.move_type.is_some() {
             true => Strikes::Unread(threats),
             false => (engine.tables)

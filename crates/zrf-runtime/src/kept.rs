@@ -18,6 +18,7 @@ use std::cell::RefCell;
 use std::thread::LocalKey;
 
 use crate::bulk::Occupancy;
+use crate::layout::KnownSizes;
 use crate::shape::{BulkTargets, SquareSet, Words};
 use crate::state::State;
 use crate::{Kind, PlayerIx, Pos};
@@ -192,9 +193,14 @@ impl<B: SquareSet> KeptTargets<B> {
     /// Starts a count of `mover`'s pieces in `state` on `bulk`: the squares changed
     /// since the targets were kept (every square, where they were kept for another
     /// game or mover, or none were).
-    pub(crate) fn start(&mut self, bulk: &BulkTargets<B>, state: &State, mover: PlayerIx) -> B {
-        let board = state.all_kinds_words();
-        let words = state.own_words(mover).len();
+    pub(crate) fn start<S: KnownSizes + ?Sized>(
+        &mut self,
+        bulk: &BulkTargets<B>,
+        state: &State,
+        mover: PlayerIx,
+    ) -> B {
+        let board = state.all_kinds_words_in::<S>();
+        let words = state.own_words_in::<S>(mover).len();
         let same = (self.bulk, self.mover) == (bulk.id, mover)
             && self.board.len() == board.len()
             && words > 0;

@@ -61,7 +61,7 @@ pub use engine::Engine;
 pub use game::Game;
 pub use gen::Gen;
 pub use goals::Outcome;
-pub use layout::PieceSquares;
+pub use layout::{KnownSizes, PieceSquares, ReadSizes};
 pub use notation::{
     misleads_on_screen, notation, printable, printable_lines, saved_game, step_notation,
     turn_records,
@@ -121,9 +121,10 @@ macro_rules! include_game {
 pub mod prelude {
     pub use crate::{
         AttackGuard, Attackers, Continuation, Derived, Dir, Engine, Fail, Filter, Goal, GoalCond,
-        GoalKind, Kind, LeapStep, Loc, MayNote, MoveType, NeverNote, Options, PassTurn, PieceInfo,
-        PieceRef, Place, Placement, Player, PlayerIx, Pos, Reach, ReachData, Run, Setup, Shape,
-        StepResult, Tables, Templates, Test, Turn, Zobrist, ZobristData, NO_POS,
+        GoalKind, Kind, KnownSizes, LeapStep, Loc, MayNote, MoveType, NeverNote, Options, PassTurn,
+        PieceInfo, PieceRef, PieceSquares, Place, Placement, Player, PlayerIx, Pos, Reach,
+        ReachData, Run, Setup, Shape, StepResult, Tables, Templates, Test, Turn, Zobrist,
+        ZobristData, NO_POS,
     };
 }
 

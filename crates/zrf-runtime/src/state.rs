@@ -7,6 +7,7 @@ use smallvec::{smallvec, SmallVec};
 
 use crate::bits::{squares_except, squares_in};
 use crate::history::History;
+use crate::layout::{KnownSizes, ReadSizes};
 use crate::piece::Piece;
 use crate::tables::{Tables, NO_POS};
 use crate::{Kind, MoveType, PieceSquares, PlayerIx, Pos};
@@ -420,55 +421,67 @@ impl State {
 
     /// Sets what stands on `pos`.
     pub fn put(&mut self, pos: Pos, piece: Option<Piece>) {
-        self.set_square(pos, piece);
+        self.set_square::<ReadSizes>(pos, piece);
     }
 
     /// [`State::put`], inlined where a turn made in place is taken back.
     #[inline(always)]
-    pub(super) fn set_square(&mut self, pos: Pos, piece: Option<Piece>) {
+    pub(super) fn set_square<S: KnownSizes + ?Sized>(&mut self, pos: Pos, piece: Option<Piece>) {
         let before = std::mem::replace(&mut self.board[pos as usize], piece);
         if let Some(before) = before {
-            self.vacate(before, pos);
+            self.vacate::<S>(before, pos);
         }
         if let Some(piece) = piece {
-            self.occupy(piece, pos);
+            self.occupy::<S>(piece, pos);
         }
     }
 
     /// Takes the piece off `pos`.
     #[inline(always)]
-    fn take(&mut self, pos: Pos) -> Option<Piece> {
+    fn take<S: KnownSizes + ?Sized>(&mut self, pos: Pos) -> Option<Piece> {
         let piece = self.board[pos as usize].take();
         if let Some(piece) = piece {
-            self.vacate(piece, pos);
+            self.vacate::<S>(piece, pos);
         }
         piece
     }
 
-    #[inline]
-    fn words(&self) -> usize {
-        self.sizes.words()
+    /// The position's sizes, as `S` knows them (see [`KnownSizes`]).
+    #[inline(always)]
+    fn sizes_in<S: KnownSizes + ?Sized>(&self) -> PieceSquares {
+        match S::SIZES {
+            Some(known) => {
+                debug_assert_eq!(known, self.sizes, "sizes known for another game");
+                known
+            }
+            None => self.sizes,
+        }
     }
 
     /// The first words of the bitsets of `owner` and of its pieces of `kind` in
     /// `occupied`: none for an owner who is not one of the game's players (such a piece
     /// is on the board but no player's) or a type the game does not have.
-    #[inline]
-    fn bitsets_of(&self, owner: PlayerIx, kind: Kind) -> Option<(usize, usize)> {
+    #[inline(always)]
+    fn bitsets_in<S: KnownSizes + ?Sized>(
+        &self,
+        owner: PlayerIx,
+        kind: Kind,
+    ) -> Option<(usize, usize)> {
+        let sizes = self.sizes_in::<S>();
         let (owner, kind) = (owner as usize, kind as usize);
-        if owner >= self.sizes.players || kind >= self.sizes.kinds {
+        if owner >= sizes.players || kind >= sizes.kinds {
             return None;
         }
-        let words = self.words();
+        let words = sizes.words();
         Some((
             owner * words,
-            (self.sizes.players + self.sizes.pair(owner, kind)) * words,
+            (sizes.players + sizes.pair(owner, kind)) * words,
         ))
     }
 
     #[inline]
-    fn occupy(&mut self, piece: Piece, pos: Pos) {
-        if let Some((by_owner, by_kind)) = self.bitsets_of(piece.owner, piece.kind) {
+    fn occupy<S: KnownSizes + ?Sized>(&mut self, piece: Piece, pos: Pos) {
+        if let Some((by_owner, by_kind)) = self.bitsets_in::<S>(piece.owner, piece.kind) {
             let (word, bit) = (pos as usize / 64, 1 << (pos % 64));
             // One look at where the small vector keeps its words, not one per access.
             let occupied = &mut self.occupied[..];
@@ -478,8 +491,8 @@ impl State {
     }
 
     #[inline]
-    fn vacate(&mut self, piece: Piece, pos: Pos) {
-        if let Some((by_owner, by_kind)) = self.bitsets_of(piece.owner, piece.kind) {
+    fn vacate<S: KnownSizes + ?Sized>(&mut self, piece: Piece, pos: Pos) {
+        if let Some((by_owner, by_kind)) = self.bitsets_in::<S>(piece.owner, piece.kind) {
             let (word, bit) = (pos as usize / 64, 1 << (pos % 64));
             let occupied = &mut self.occupied[..];
             occupied[by_owner + word] &= !bit;
@@ -492,8 +505,8 @@ impl State {
     pub(crate) fn occupancy_matches_board(&self) -> bool {
         let mut expected: SmallVec<[u64; 16]> = smallvec![0; self.occupied.len()];
         for (pos, piece) in self.board.iter().enumerate() {
-            if let Some((by_owner, by_kind)) = piece.and_then(|p| self.bitsets_of(p.owner, p.kind))
-            {
+            let bitsets = |p: Piece| self.bitsets_in::<ReadSizes>(p.owner, p.kind);
+            if let Some((by_owner, by_kind)) = piece.and_then(bitsets) {
                 let (word, bit) = (pos / 64, 1 << (pos % 64));
                 expected[by_owner + word] |= bit;
                 expected[by_kind + word] |= bit;
@@ -512,12 +525,12 @@ impl State {
     /// whose bits are set in `except` (a word per 64 squares), masked off as each word
     /// is read.
     #[inline]
-    pub(crate) fn squares_of_except(
+    pub(crate) fn squares_of_except<S: KnownSizes + ?Sized>(
         &self,
         player: PlayerIx,
         except: [u64; 4],
     ) -> impl Iterator<Item = Pos> + '_ {
-        squares_except(self.own_words(player).iter().copied(), except)
+        squares_except(self.own_words_in::<S>(player).iter().copied(), except)
     }
 
     /// `player`'s pieces with their squares, in position order.
@@ -550,10 +563,17 @@ impl State {
     /// The squares of `player`'s pieces as a bitset (bit `pos % 64` of word `pos / 64`).
     #[inline]
     pub fn own_words(&self, player: PlayerIx) -> &[u64] {
-        if player as usize >= self.sizes.players {
+        self.own_words_in::<ReadSizes>(player)
+    }
+
+    /// [`State::own_words`] in the sizes `S` knows.
+    #[inline(always)]
+    pub(crate) fn own_words_in<S: KnownSizes + ?Sized>(&self, player: PlayerIx) -> &[u64] {
+        let sizes = self.sizes_in::<S>();
+        if player as usize >= sizes.players {
             return &[];
         }
-        let words = self.words();
+        let words = sizes.words();
         let start = player as usize * words;
         self.occupied.get(start..start + words).unwrap_or(&[])
     }
@@ -561,42 +581,59 @@ impl State {
     /// The bitsets of each player's pieces of each type, one after another
     /// ([`State::kinds_words`] of every player), each of as many words as
     /// [`State::own_words`]: where every piece stands and what it is.
-    pub(crate) fn all_kinds_words(&self) -> &[u64] {
-        let start = self.sizes.players * self.words();
+    #[inline(always)]
+    pub(crate) fn all_kinds_words_in<S: KnownSizes + ?Sized>(&self) -> &[u64] {
+        let sizes = self.sizes_in::<S>();
+        let start = sizes.players * sizes.words();
         self.occupied.get(start..).unwrap_or(&[])
     }
 
-    /// The words of `occupied` that hold the squares of `player`'s pieces of `kind`.
-    #[inline]
-    pub(crate) fn kind_words(&self, player: PlayerIx, kind: Kind) -> &[u64] {
-        let Some((_, start)) = self.bitsets_of(player, kind) else {
+    /// The words of `occupied` that hold the squares of `player`'s pieces of `kind`, in
+    /// the sizes `S` knows.
+    #[inline(always)]
+    pub(crate) fn kind_words_in<S: KnownSizes + ?Sized>(
+        &self,
+        player: PlayerIx,
+        kind: Kind,
+    ) -> &[u64] {
+        let Some((_, start)) = self.bitsets_in::<S>(player, kind) else {
             return &[];
         };
-        self.occupied
-            .get(start..start + self.words())
-            .unwrap_or(&[])
+        let words = self.sizes_in::<S>().words();
+        self.occupied.get(start..start + words).unwrap_or(&[])
     }
 
     /// The squares of `player`'s pieces, type by type: each type's bitset (bit `pos % 64`
     /// of word `pos / 64`, as many words as the board needs) after the one before.
     #[inline]
     pub fn kinds_words(&self, player: PlayerIx) -> &[u64] {
-        let Some((_, start)) = self.bitsets_of(player, 0) else {
+        self.kinds_words_in::<ReadSizes>(player)
+    }
+
+    /// [`State::kinds_words`] in the sizes `S` knows.
+    #[inline(always)]
+    pub(crate) fn kinds_words_in<S: KnownSizes + ?Sized>(&self, player: PlayerIx) -> &[u64] {
+        let Some((_, start)) = self.bitsets_in::<S>(player, 0) else {
             return &[];
         };
-        let len = self.sizes.kinds * self.words();
+        let sizes = self.sizes_in::<S>();
+        let len = sizes.kinds * sizes.words();
         self.occupied.get(start..start + len).unwrap_or(&[])
     }
 
     /// The squares of `player`'s pieces of `kind`, in position order.
     #[inline]
     pub fn squares_of_kind(&self, player: PlayerIx, kind: Kind) -> impl Iterator<Item = Pos> + '_ {
-        squares_in(self.kind_words(player, kind).iter().copied())
+        squares_in(
+            self.kind_words_in::<ReadSizes>(player, kind)
+                .iter()
+                .copied(),
+        )
     }
 
     /// How many pieces of `kind` `player` has on the board.
     pub fn count_of_kind(&self, player: PlayerIx, kind: Kind) -> usize {
-        let words = self.kind_words(player, kind).iter();
+        let words = self.kind_words_in::<ReadSizes>(player, kind).iter();
         words.map(|word| word.count_ones() as usize).sum()
     }
 
@@ -690,12 +727,18 @@ impl State {
     // perft 8's instructions (callgrind).
     #[inline]
     pub fn apply_step(&mut self, tables: &Tables, step: &Step) {
+        self.apply_step_in::<ReadSizes>(tables, step);
+    }
+
+    /// [`State::apply_step`] in the sizes `S` knows.
+    #[inline(always)]
+    pub(crate) fn apply_step_in<S: KnownSizes + ?Sized>(&mut self, tables: &Tables, step: &Step) {
         // The invariant of the direct arms of `apply_step_changes`: they leave the board,
         // the bitsets, the pieces captured and the stocks as the general path does.
         // Debug builds apply every step both ways.
         #[cfg(debug_assertions)]
         let mut general = self.clone();
-        self.apply_step_changes(tables, step);
+        self.apply_step_changes::<S>(tables, step);
         debug_assert!(
             self.occupancy_matches_board(),
             "occupancy bitsets out of step with the board after {step:?}"
@@ -722,16 +765,16 @@ impl State {
     }
 
     #[inline(always)]
-    fn apply_step_changes(&mut self, tables: &Tables, step: &Step) {
+    fn apply_step_changes<S: KnownSizes + ?Sized>(&mut self, tables: &Tables, step: &Step) {
         self.last_from = step.from;
         self.last_to = Some(step.to);
         // The commonest steps, a piece moving and perhaps capturing one other, need none
         // of the general path's passes.
         match step.changes[..] {
-            [Change::Move { from, to }] => self.move_piece(tables, from, to),
+            [Change::Move { from, to }] => self.move_piece::<S>(tables, from, to),
             [Change::Move { from, to }, Change::Capture { pos }] => {
-                self.move_piece(tables, from, to);
-                if let Some(taken) = self.take(pos) {
+                self.move_piece::<S>(tables, from, to);
+                if let Some(taken) = self.take::<S>(pos) {
                     self.removed(tables, taken);
                 }
             }
@@ -752,9 +795,9 @@ impl State {
     }
 
     #[inline(always)]
-    fn move_piece(&mut self, tables: &Tables, from: Pos, to: Pos) {
+    fn move_piece<S: KnownSizes + ?Sized>(&mut self, tables: &Tables, from: Pos, to: Pos) {
         let piece = self.board[from as usize].take();
-        if let Some(taken) = self.take(to) {
+        if let Some(taken) = self.take::<S>(to) {
             self.removed(tables, taken);
         }
         let Some(piece) = piece else {
@@ -763,7 +806,7 @@ impl State {
         self.board[to as usize] = Some(piece);
         // The same owner and type on both squares: each of its two bitsets loses one
         // bit and gains another.
-        if let Some((by_owner, by_kind)) = self.bitsets_of(piece.owner, piece.kind) {
+        if let Some((by_owner, by_kind)) = self.bitsets_in::<S>(piece.owner, piece.kind) {
             let (from_word, from_bit) = (from as usize / 64, 1u64 << (from % 64));
             let (to_word, to_bit) = (to as usize / 64, 1u64 << (to % 64));
             let occupied = &mut self.occupied[..];
@@ -804,11 +847,11 @@ impl State {
             .collect();
         for change in changes {
             if let Change::Move { from, .. } = *change {
-                self.take(from);
+                self.take::<ReadSizes>(from);
             }
         }
         for (piece, to) in moving {
-            if let Some(occupant) = self.take(to) {
+            if let Some(occupant) = self.take::<ReadSizes>(to) {
                 removed.push(occupant);
             }
             self.put(to, piece);
@@ -818,13 +861,13 @@ impl State {
             match *change {
                 Change::Capture { pos } => {
                     if !capture_is_void(changes, index) {
-                        if let Some(piece) = self.take(pos) {
+                        if let Some(piece) = self.take::<ReadSizes>(pos) {
                             removed.push(piece);
                         }
                     }
                 }
                 Change::Create { pos, piece } => {
-                    if let Some(occupant) = self.take(pos) {
+                    if let Some(occupant) = self.take::<ReadSizes>(pos) {
                         removed.push(occupant);
                     }
                     self.put(pos, Some(piece));

@@ -1,11 +1,13 @@
 //! What a game's compiled or interpreted templates give the engine.
 
+use crate::layout::KnownSizes;
 use crate::run::{NoteReads, Run};
 use crate::tables::Filter;
 use crate::Kind;
 
-/// The code of a game's templates: the interpreter, or generated Rust.
-pub trait Templates {
+/// The code of a game's templates: the interpreter, or generated Rust, which knows its
+/// game's sizes ([`KnownSizes`]).
+pub trait Templates: KnownSizes {
     /// Whether this game's runs may be asked to note what they look at: [`crate::MayNote`] if it
     /// has the `checkmated` filter (or may have, for the interpreter), else
     /// [`crate::NeverNote`].

@@ -3,6 +3,7 @@
 use std::rc::Rc;
 
 use crate::history::History;
+use crate::layout::ReadSizes;
 use crate::piece::Piece;
 use crate::state::{Change, State, Step};
 use crate::tables::{Derived, Options, PieceInfo, Player, Tables, Turn, NO_POS};
@@ -898,6 +899,48 @@ fn tables_that_do_not_hold_together_are_refused_with_the_first_fault() {
     );
 }
 
+/// Templates that know their game's sizes, adding nothing.
+struct SizedRules<const POSITIONS: usize>;
+
+impl<const POSITIONS: usize> crate::KnownSizes for SizedRules<POSITIONS> {
+    const SIZES: Option<crate::PieceSquares> = Some(crate::PieceSquares::new(2, 2, POSITIONS));
+}
+
+impl<const POSITIONS: usize> crate::Templates for SizedRules<POSITIONS> {
+    type Noting = NeverNote;
+    fn piece_moves(&self, _: &mut Run<'_, NeverNote>, _: crate::Kind, _: crate::Filter) {}
+    fn drops(&self, _: &mut Run<'_, NeverNote>, _: crate::Kind, _: crate::Filter) {}
+    fn has_drops(&self, _: crate::Kind) -> bool {
+        false
+    }
+}
+
+#[test]
+fn templates_that_know_their_sizes_are_refused_tables_of_other_sizes() {
+    assert!(crate::Engine::try_new(row(5), SizedRules::<5>).is_ok());
+    assert_eq!(
+        crate::Engine::try_new(row(5), SizedRules::<6>)
+            .map(drop)
+            .map_err(|e| e.to_string()),
+        Err(
+            "inconsistent game tables: the templates were compiled for 2 players, 2 piece \
+             types and 6 positions; the tables have 2, 2 and 5"
+                .into()
+        )
+    );
+    // Known sizes read the same bitsets as sizes read from the position.
+    let engine = crate::Engine::new(row(5), SizedRules::<5>);
+    let mut state = board(&engine.tables, &[(1, man(0)), (3, man(1))]);
+    let moved = step(vec![Change::Move { from: 1, to: 2 }]);
+    let undo = state.make::<SizedRules<5>>(&engine.tables, std::slice::from_ref(&moved));
+    assert_eq!(state.own_words_in::<SizedRules<5>>(0), [1 << 2]);
+    assert_eq!(state.own_words(0), [1 << 2]);
+    assert_eq!(state.kind_words_in::<SizedRules<5>>(1, 0), [1 << 3]);
+    state.unmake::<SizedRules<5>>(undo);
+    assert_eq!(state.own_words_in::<SizedRules<5>>(0), [1 << 1]);
+    assert!(state.occupancy_matches_board());
+}
+
 #[test]
 fn the_threats_to_a_square_are_read_off_the_bitsets_of_each_type() {
     use crate::watched::ThreatMask;
@@ -922,7 +965,7 @@ fn the_threats_to_a_square_are_read_off_the_bitsets_of_each_type() {
     let king = Piece { kind: 1, ..man(0) };
     let state = board(&tables, &[(0, man(0)), (2, man(1)), (4, king)]);
     let threats = |targets: &[Pos]| {
-        let mask = ThreatMask::of(&reach, &state, 0, targets);
+        let mask = ThreatMask::of::<ReadSizes>(&reach, &state, 0, targets);
         mask.squares().collect::<Vec<Pos>>()
     };
     assert_eq!(threats(&[1]), [0, 4]);
@@ -930,7 +973,7 @@ fn the_threats_to_a_square_are_read_off_the_bitsets_of_each_type() {
     assert_eq!(threats(&[3, 1]), [0, 4]);
     assert_eq!(threats(&[]), [0u32; 0]);
     // An attacker who is not a player has no bitsets, and threatens nothing.
-    let none = ThreatMask::of(&reach, &state, 7, &[1]);
+    let none = ThreatMask::of::<ReadSizes>(&reach, &state, 7, &[1]);
     assert_eq!(none.squares().count(), 0);
 }
 
@@ -1061,7 +1104,7 @@ fn a_spare_position_copies_a_game_whose_bitsets_take_as_many_words_laid_out_othe
     let source = board(&narrow, &[(3, fifth), (5, man(0))]);
     let copy = State::copy_into(&mut scratch, &source);
     assert!(copy.occupancy_matches_board());
-    assert_eq!(copy.kind_words(1, 4), [1 << 3]);
+    assert_eq!(copy.kind_words_in::<ReadSizes>(1, 4), [1 << 3]);
     assert_eq!(copy.own_words(0), [1 << 5]);
 }
 
@@ -1175,7 +1218,8 @@ fn a_count_is_read_off_the_bulk_targets_before_any_template_runs_where_they_tell
         state
     };
     let king = Piece { kind: 1, ..man(0) };
-    let counted = |state: &State| bulk.count_before_runs(&tables, state, 0, Some(JUMP));
+    let counted =
+        |state: &State| bulk.count_before_runs::<ReadSizes>(&tables, state, 0, Some(JUMP));
     // Every man counted together: only the man on p3 has an empty square east of it.
     assert_eq!(counted(&start), Some(1));
     assert_eq!(counted(&with(&[(4, man(1)), (5, man(1))])), Some(0));

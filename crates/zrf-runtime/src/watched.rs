@@ -5,6 +5,7 @@
 use smallvec::SmallVec;
 
 use crate::bits::squares_in;
+use crate::layout::{KnownSizes, ReadSizes};
 use crate::piece::Piece;
 use crate::reach::Reach;
 use crate::run::hits_any;
@@ -35,13 +36,14 @@ pub(crate) fn is_royal(royal: &[bool], piece: Piece) -> bool {
 /// off the bitsets of those types, without a look at the other pieces.
 pub(crate) fn royal_squares(state: &State, owner: PlayerIx, royal: &[bool]) -> SmallVec<[Pos; 4]> {
     let mut squares = SmallVec::new();
-    royal_squares_into(&mut squares, state, owner, royal);
+    royal_squares_into::<ReadSizes>(&mut squares, state, owner, royal);
     squares
 }
 
 /// [`royal_squares`] into `squares`, emptied first: in place, where they are kept (a
-/// small vector returned is copied out, and the one it replaces dropped).
-fn royal_squares_into(
+/// small vector returned is copied out, and the one it replaces dropped), the bitsets
+/// read in the sizes `S` knows.
+fn royal_squares_into<S: KnownSizes + ?Sized>(
     squares: &mut SmallVec<[Pos; 4]>,
     state: &State,
     owner: PlayerIx,
@@ -50,7 +52,7 @@ fn royal_squares_into(
     squares.clear();
     let mut types = 0;
     for (kind, _) in royal.iter().enumerate().filter(|&(_, &r)| r) {
-        push_squares(squares, state.kind_words(owner, kind as Kind));
+        push_squares(squares, state.kind_words_in::<S>(owner, kind as Kind));
         types += 1;
     }
     // Each type's squares come ascending; those of several are merged.
@@ -124,13 +126,13 @@ impl ThreatMask {
     /// target); on a larger one, those standing where some type's reach includes a
     /// target. Some of them may still not hit (the reach over-approximates): the attack
     /// test runs their templates.
-    pub(crate) fn of(
+    pub(crate) fn of<S: KnownSizes + ?Sized>(
         reach: &Reach,
         state: &State,
         attacker: PlayerIx,
         targets: &[Pos],
     ) -> ThreatMask {
-        let pieces = state.own_words(attacker);
+        let pieces = state.own_words_in::<S>(attacker);
         let words = pieces.len();
         // Made zeroed, and ored into: no second pass to clear it.
         let mut mask = ThreatMask {
@@ -141,7 +143,7 @@ impl ThreatMask {
         if words == 1 {
             // Boards of up to 64 squares: each type's bitset is one word, and the types
             // fold into one without a word index to keep.
-            let own = state.kinds_words(attacker);
+            let own = state.kinds_words_in::<S>(attacker);
             mask.inline[0] = threats_in_one_word(reach, own, attacker, targets);
             debug_assert_eq!(
                 mask.inline[0],
@@ -178,7 +180,7 @@ impl ThreatMask {
         }
         debug_assert!(
             {
-                let own = state.kinds_words(attacker);
+                let own = state.kinds_words_in::<S>(attacker);
                 let mut by_type = vec![0; words];
                 or_threats_type_by_type(&mut by_type, reach, own, attacker, targets);
                 let bits = mask.inline.get(..words).unwrap_or(&mask.spilled);
@@ -307,8 +309,9 @@ impl Watched {
 
     /// Watches the threats of `attacker`'s pieces to the squares of `owner`'s royal
     /// pieces (of the types marked in `royal`) in `state`. In place: one is made per
-    /// move listing, and moving it costs as much as filling it.
-    pub(crate) fn scan(
+    /// move listing, and moving it costs as much as filling it. The bitsets are read in
+    /// the sizes `S` knows.
+    pub(crate) fn scan<S: KnownSizes + ?Sized>(
         &mut self,
         tables: &Tables,
         state: &State,
@@ -318,12 +321,12 @@ impl Watched {
     ) {
         self.owner = owner;
         self.attacker = attacker;
-        royal_squares_into(&mut self.targets, state, owner, royal);
+        royal_squares_into::<S>(&mut self.targets, state, owner, royal);
         self.threats.clear();
         match &tables.reach {
-            None => push_squares(&mut self.threats, state.own_words(attacker)),
+            None => push_squares(&mut self.threats, state.own_words_in::<S>(attacker)),
             Some(reach) => {
-                let threats = ThreatMask::of(reach, state, attacker, &self.targets);
+                let threats = ThreatMask::of::<S>(reach, state, attacker, &self.targets);
                 push_squares(&mut self.threats, threats.words());
             }
         }
@@ -375,7 +378,12 @@ impl Watched {
             out.moved_threats.clear();
             match reach {
                 Some(reach) => {
-                    let threats = ThreatMask::of(reach, before, self.attacker, &out.moved_targets);
+                    let threats = ThreatMask::of::<ReadSizes>(
+                        reach,
+                        before,
+                        self.attacker,
+                        &out.moved_targets,
+                    );
                     out.moved_threats.extend(threats.squares());
                 }
                 None => out.moved_threats.extend(before.squares_of(self.attacker)),
@@ -418,8 +426,8 @@ impl Watched {
 /// target's rows, the squares the step empties or fills set right. Every piece of the
 /// attacker that could capture on a target after the step is among them. `None` where
 /// the table cannot tell (a target outside it), on boards of more than 256 squares, or
-/// where the origin is empty.
-pub(crate) fn threats_after_one_piece_moving(
+/// where the origin is empty. The bitsets are read in the sizes `S` knows.
+pub(crate) fn threats_after_one_piece_moving<S: KnownSizes + ?Sized>(
     reach: &Reach,
     before: &State,
     attacker: PlayerIx,
@@ -427,8 +435,8 @@ pub(crate) fn threats_after_one_piece_moving(
     moving: (Pos, Pos, Option<Pos>),
 ) -> Option<[u64; 4]> {
     let piece = before.at(moving.0)?;
-    let own = before.kinds_words(attacker);
-    let threats_on = match before.own_words(attacker).len() {
+    let own = before.kinds_words_in::<S>(attacker);
+    let threats_on = match before.own_words_in::<S>(attacker).len() {
         1 => threats_on::<1>,
         2 => threats_on::<2>,
         3 => threats_on::<3>,

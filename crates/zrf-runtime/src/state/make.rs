@@ -11,6 +11,7 @@ use smallvec::SmallVec;
 use super::changed::changed_squares_with;
 use super::State;
 use crate::history::History;
+use crate::layout::KnownSizes;
 use crate::piece::Piece;
 use crate::state::Step;
 use crate::tables::Tables;
@@ -46,8 +47,8 @@ impl Undo {
 impl State {
     /// Plays the turn of these `steps` (none: a pass) on this position: it becomes the
     /// one [`crate::Engine::play`] makes, history and hash included. What it was is
-    /// returned, for [`State::unmake`].
-    pub(crate) fn make(&mut self, tables: &Tables, steps: &[Step]) -> Undo {
+    /// returned, for [`State::unmake`]. The bitsets are indexed in the sizes `S` knows.
+    pub(crate) fn make<S: KnownSizes + ?Sized>(&mut self, tables: &Tables, steps: &[Step]) -> Undo {
         let hash = self.hash(tables);
         let squares = changed_squares_with(
             steps,
@@ -66,7 +67,7 @@ impl State {
             previous: self.previous.replace(entry),
         };
         for step in steps {
-            self.apply_step(tables, step);
+            self.apply_step_in::<S>(tables, step);
         }
         if steps.is_empty() {
             self.last_from = None;
@@ -93,9 +94,9 @@ impl State {
 
     /// Takes back the turn [`State::make`] played, which returned `undo`: the position is
     /// again the one it was, history and hash included.
-    pub(crate) fn unmake(&mut self, undo: Undo) {
+    pub(crate) fn unmake<S: KnownSizes + ?Sized>(&mut self, undo: Undo) {
         for &(pos, piece) in &undo.squares {
-            self.set_square(pos, piece);
+            self.set_square::<S>(pos, piece);
         }
         self.stock = undo.stock;
         self.turn -= 1;
