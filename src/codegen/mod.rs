@@ -270,7 +270,8 @@ fn emit_game(
     }
     w.line("");
     let sizes = tables.layout();
-    w.line("/// The game's sizes: constants in every bitset index of the runtime's hot loops.");
+    w.line("/// The game's sizes: constants in the bitset indices of the count, the royal");
+    w.line("/// guard's scan, make and unmake.");
     w.block("impl KnownSizes for Rules", |w| {
         w.line(format!(
             "const SIZES: Option<PieceSquares> = Some(PieceSquares::new({}, {}, {}));",

@@ -379,16 +379,12 @@ impl State {
 
     /// The start position from the setup.
     pub fn start(tables: &Tables) -> State {
-        let sizes = PieceSquares::new(
-            tables.players.len(),
-            tables.pieces.len(),
-            tables.positions.len(),
-        );
+        let sizes = tables.layout();
         let mut state = State {
             board: vec![None; tables.positions.len()],
             occupied: vec![0; (sizes.players + sizes.pairs()) * sizes.words()],
             sizes,
-            stock: vec![0; tables.layout().pairs()].into(),
+            stock: vec![0; sizes.pairs()].into(),
             turn: 0,
             last_from: None,
             last_to: None,
@@ -406,9 +402,8 @@ impl State {
             for &pos in &setup.positions {
                 state.put(pos, Some(piece));
             }
-            Rc::make_mut(&mut state.stock)[tables
-                .layout()
-                .pair(setup.player as usize, setup.kind as usize)] += setup.off_board;
+            Rc::make_mut(&mut state.stock)
+                [sizes.pair(setup.player as usize, setup.kind as usize)] += setup.off_board;
         }
         state
     }
