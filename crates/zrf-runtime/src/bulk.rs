@@ -30,13 +30,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use smallvec::SmallVec;
 
-use crate::chains::templates_by_type;
 use crate::layout::KnownSizes;
 use crate::run::{MAX_LIST_MOVES, MAX_LOOP};
 use crate::shape::{
     shifted, Bulk, BulkTargets, Guard, GuardedJump, KindGuard, KindLeap, KindTargets, LameLeap,
-    LeapStep, Ray, Shape, SquareSet, SquareTargets, Standing, Test, Words, ANYTHING, EMPTY, ENEMY,
-    FRIEND, LEAP_CLASSES, NEUTRAL,
+    LeapStep, Ray, Shape, SquareSet, SquareTargets, Standing, TemplatesByType, Test, Words,
+    ANYTHING, EMPTY, ENEMY, FRIEND, LEAP_CLASSES, NEUTRAL,
 };
 use crate::state::State;
 use crate::tables::{is_active_in, PlayerView, Setup, Tables, NO_POS};
@@ -745,6 +744,31 @@ impl<B: SquareSet> BulkTargets<B> {
         };
         Some((targets, slid, not_run, read))
     }
+}
+
+/// Per piece type of `tables`, its templates of each move type it lists (see
+/// [`TemplatesByType`]).
+fn templates_by_type(tables: &Tables) -> Vec<TemplatesByType> {
+    let of_kind = |types: &[Option<MoveType>]| {
+        let mut by_type = TemplatesByType::new();
+        for (number, &move_type) in types.iter().enumerate() {
+            let at = match by_type.iter().position(|&(listed, _)| listed == move_type) {
+                Some(at) => at,
+                None => {
+                    by_type.push((move_type, Some(0)));
+                    by_type.len() - 1
+                }
+            };
+            let templates = &mut by_type[at].1;
+            *templates = templates
+                .filter(|_| number < 63)
+                .map(|bits| bits | 1 << number);
+        }
+        by_type
+    };
+    (tables.pieces.iter())
+        .map(|piece| of_kind(&piece.template_types))
+        .collect()
 }
 
 /// The offset from square `from` to `to`, both in the set (of at most 256 squares).

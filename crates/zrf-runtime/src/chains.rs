@@ -19,9 +19,7 @@ use smallvec::SmallVec;
 use crate::bulk::{standing, Occupancy};
 use crate::layout::ReadSizes;
 use crate::run::Steps;
-use crate::shape::{
-    Bulk, BulkTargets, GuardedJump, SquareSet, SquareTargets, Standing, TemplatesByType,
-};
+use crate::shape::{Bulk, BulkTargets, GuardedJump, SquareSet, SquareTargets, Standing};
 use crate::state::changed::{after_one_piece_moving, one_piece_moving};
 use crate::state::{State, Step};
 use crate::tables::Tables;
@@ -97,31 +95,6 @@ impl<B: SquareSet> Chains<'_, B> {
         after.put(jumping.at, Some(self.piece));
         Occupancy::of::<ReadSizes>(self.tables, &after, self.player)
     }
-}
-
-/// Per piece type of `tables`, its templates of each move type it lists (see
-/// [`TemplatesByType`]).
-pub(crate) fn templates_by_type(tables: &Tables) -> Vec<TemplatesByType> {
-    let of_kind = |types: &[Option<MoveType>]| {
-        let mut by_type = TemplatesByType::new();
-        for (number, &move_type) in types.iter().enumerate() {
-            let at = match by_type.iter().position(|&(listed, _)| listed == move_type) {
-                Some(at) => at,
-                None => {
-                    by_type.push((move_type, Some(0)));
-                    by_type.len() - 1
-                }
-            };
-            let templates = &mut by_type[at].1;
-            *templates = templates
-                .filter(|_| number < 63)
-                .map(|bits| bits | 1 << number);
-        }
-        by_type
-    };
-    (tables.pieces.iter())
-        .map(|piece| of_kind(&piece.template_types))
-        .collect()
 }
 
 /// Whether what stands on a square (a set of one) passes a [`Standing`], in a position
