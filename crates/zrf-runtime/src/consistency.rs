@@ -6,67 +6,9 @@
 //! generated code run on the same checked tables; [`crate::Engine::try_new`] checks
 //! tables from anywhere else.
 
-use std::fmt;
-
+use crate::inconsistency::Inconsistency;
 use crate::limits::MAX_ATTRIBUTES;
-use crate::{
-    Dir, GoalCond, Kind, MoveType, PieceSquares, Place, PlayerIx, Pos, Shape, Tables, NO_POS,
-};
-
-/// Why tables cannot be played: the first size or index found wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Inconsistency(String);
-
-impl fmt::Display for Inconsistency {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "inconsistent game tables: {}", self.0)
-    }
-}
-
-impl std::error::Error for Inconsistency {}
-
-impl Inconsistency {
-    /// An error unless templates that know their game's sizes (`known`, see
-    /// [`KnownSizes`](crate::KnownSizes)) are given tables of those sizes.
-    pub(crate) fn expect_sizes(
-        known: Option<PieceSquares>,
-        tables: PieceSquares,
-    ) -> Result<(), Inconsistency> {
-        match known {
-            Some(known) if known != tables => Err(Inconsistency(format!(
-                "the templates were compiled for {} players, {} piece types and {} positions; \
-                 the tables have {}, {} and {}",
-                known.players,
-                known.kinds,
-                known.positions,
-                tables.players,
-                tables.kinds,
-                tables.positions
-            ))),
-            _ => Ok(()),
-        }
-    }
-
-    /// An error unless the table `what` has the `expected` length.
-    pub(crate) fn expect_len(what: &str, len: usize, expected: usize) -> Result<(), Inconsistency> {
-        match len == expected {
-            true => Ok(()),
-            false => Err(Inconsistency(format!(
-                "{what}: {len} entries where {expected} are needed"
-            ))),
-        }
-    }
-
-    /// An error unless `index`, found in `what`, is below `bound`.
-    fn expect_index(what: &str, index: usize, bound: usize) -> Result<(), Inconsistency> {
-        match index < bound {
-            true => Ok(()),
-            false => Err(Inconsistency(format!(
-                "{what}: index {index} where there are {bound}"
-            ))),
-        }
-    }
-}
+use crate::{Dir, GoalCond, Kind, MoveType, Place, PlayerIx, Pos, Shape, Tables, NO_POS};
 
 /// The numbers every table of a game is sized by.
 struct Sizes {

@@ -9,8 +9,8 @@
 //! pass is added when the options allow. The random draw (`draw`) and the search's view
 //! ([`crate::Game`]) are written beside it.
 
-use crate::consistency::Inconsistency;
 use crate::gen::Gen;
+use crate::inconsistency::Inconsistency;
 use crate::run::Steps;
 use crate::state::changed::changed_squares;
 use crate::state::{State, Undo};

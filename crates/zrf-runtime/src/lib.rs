@@ -38,6 +38,7 @@ mod gen;
 mod goals;
 mod guard;
 mod history;
+mod inconsistency;
 mod kept;
 mod layout;
 mod notation;
@@ -56,11 +57,11 @@ mod turn;
 mod watched;
 
 pub use attacked::{AttackGuard, Attackers};
-pub use consistency::Inconsistency;
 pub use engine::Engine;
 pub use game::Game;
 pub use gen::Gen;
 pub use goals::Outcome;
+pub use inconsistency::Inconsistency;
 pub use layout::{KnownSizes, PieceSquares, ReadSizes};
 pub use notation::{
     misleads_on_screen, notation, printable, printable_lines, saved_game, step_notation,
