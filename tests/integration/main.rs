@@ -10,6 +10,7 @@ mod fidelity;
 mod format;
 mod frontend_properties;
 mod includes;
+mod layering;
 mod learn;
 mod lsp;
 mod move_text;
