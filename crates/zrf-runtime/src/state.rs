@@ -381,7 +381,7 @@ impl State {
     pub fn start(tables: &Tables) -> State {
         let sizes = tables.layout();
         let mut state = State {
-            board: vec![None; tables.positions.len()],
+            board: vec![None; sizes.positions],
             occupied: vec![0; (sizes.players + sizes.pairs()) * sizes.words()],
             sizes,
             stock: vec![0; sizes.pairs()].into(),
